@@ -1,0 +1,2 @@
+/** JMH benchmarks of LoopX hot paths, each paired with its baseline. */
+package io.loopx.benchmarks;

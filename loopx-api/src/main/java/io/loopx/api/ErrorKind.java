@@ -1,0 +1,65 @@
+package io.loopx.api;
+
+import java.util.Locale;
+
+/**
+ * The stable, machine-readable kind of a {@link LoopxException}. Callers branch on the kind, never
+ * on the message. {@link #wireName()} is the snake_case word used in JSON error packets.
+ *
+ * <p>New kinds may be added in minor releases; existing ones never change meaning or wire name.
+ */
+public enum ErrorKind {
+  /** A manifest rule failed, or a manifest file is missing or unreadable. */
+  MANIFEST_INVALID,
+  /** A manifest's {@code requires_loopx_api} range does not admit this runtime's API version. */
+  API_INCOMPATIBLE,
+  /** A command named an extension id that has no state entry. */
+  NOT_INSTALLED,
+  /** Install of an extension id that is already installed. */
+  ALREADY_INSTALLED,
+  /** Upgrade to the revision that is already active. */
+  REVISION_ALREADY_ACTIVE,
+  /** A doctor probe required by a lifecycle command did not report {@code ready}. */
+  DOCTOR_NOT_READY,
+  /** Rollback of an extension that has no rollback revision. */
+  NO_ROLLBACK_REVISION,
+  /** The extension is disabled. */
+  EXTENSION_DISABLED,
+  /** The extension's doctor proof is stale. */
+  DOCTOR_STALE,
+  /** A permission rule refused the operation. */
+  PERMISSION_DENIED,
+  /** No unique ready implementation, an unknown capability, or a non-standalone run. */
+  RESOLUTION_FAILED,
+  /** Duplicate or inconsistent catalog registrations. */
+  CATALOG_CONFLICT,
+  /** A write to a registry assembly after it was sealed. */
+  REGISTRY_SEALED,
+  /** A built-in contribution failed while registering; the assembly was discarded. */
+  CONTRIBUTION_FAILED,
+  /** The durable activation state cannot be read or is invalid. */
+  STATE_UNREADABLE,
+  /** The activation state lock could not be acquired within the bounded wait. */
+  STATE_LOCKED,
+  /** The activation state changed between the precondition check and the write. */
+  STATE_CONFLICT,
+  /** A run or dispatch request is oversized, not a JSON object, or otherwise invalid. */
+  REQUEST_INVALID,
+  /** An execution envelope does not match the operation it claims to bind. */
+  ENVELOPE_MISMATCH,
+  /** The host's domain policy refused the action. */
+  POLICY_DENIED,
+  /** The scaffold destination, id or version is invalid, or writing the starter failed. */
+  SCAFFOLD_INVALID,
+  /** A command-line usage error in a host CLI. */
+  USAGE,
+  /** A value handed to an API factory breaks its grammar (for example {@code ExtensionId.of}). */
+  INVALID_VALUE,
+  /** An I/O operation on durable state or a provider artifact failed. */
+  IO_FAILED;
+
+  /** Returns the snake_case name used on the wire, e.g. {@code manifest_invalid}. */
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,33 @@
+package io.loopx.api;
+
+/**
+ * Thrown by the validating factories of LoopX value types (for example {@link ExtensionId#of}) when
+ * a value breaks its grammar. The kind is always {@link ErrorKind#INVALID_VALUE}; {@link #value()}
+ * returns the rejected text and {@link #what()} the name of the grammar ("extension id", ...).
+ *
+ * <p>Components that read external input (manifests, state files, command lines) translate this
+ * into their own kind, such as {@link ErrorKind#MANIFEST_INVALID}.
+ */
+public final class InvalidValueException extends LoopxException {
+  private static final long serialVersionUID = 1L;
+
+  private final String what;
+  private final String value;
+
+  /** Creates the exception for {@code value}, which is not a valid {@code what}. */
+  public InvalidValueException(String what, String value, String rule) {
+    super(ErrorKind.INVALID_VALUE, "invalid " + what + " `" + value + "`: " + rule);
+    this.what = what;
+    this.value = value;
+  }
+
+  /** Returns the name of the violated grammar, e.g. {@code extension id}. */
+  public String what() {
+    return what;
+  }
+
+  /** Returns the rejected value as given. */
+  public String value() {
+    return value;
+  }
+}

@@ -1,0 +1,42 @@
+package io.loopx.api;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * A protocol or schema token ({@code ^[a-z][a-z0-9_]{0,63}_v[0-9]+$}), e.g. {@code
+ * semantic_preference_provider_v0}.
+ *
+ * <p>Immutable value; the canonical constructor validates, so every instance is valid. Compares by
+ * its text.
+ *
+ * @param value the validated text
+ */
+public record ProtocolId(String value) implements Comparable<ProtocolId> {
+  private static final Pattern PATTERN = Pattern.compile("[a-z][a-z0-9_]{0,63}_v[0-9]+");
+
+  /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */
+  public ProtocolId {
+    Objects.requireNonNull(value, "value");
+    Grammar.matching("protocol token", value, PATTERN, "must match [a-z][a-z0-9_]{0,63}_v[0-9]+");
+  }
+
+  /**
+   * Returns the protocol or schema token {@code value}, or throws {@link InvalidValueException}
+   * naming it.
+   */
+  public static ProtocolId of(String value) {
+    return new ProtocolId(value);
+  }
+
+  @Override
+  public int compareTo(ProtocolId other) {
+    return value.compareTo(other.value);
+  }
+
+  /** Returns the text itself. */
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,39 @@
+package io.loopx.api;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * A manifest revision id: the first 16 lowercase hex characters of the SHA-256 of the canonical
+ * JSON of a normalised manifest, e.g. {@code 1566783bb5842048}.
+ *
+ * <p>Immutable value; the canonical constructor validates, so every instance is valid. Compares by
+ * its text.
+ *
+ * @param value the validated text
+ */
+public record Revision(String value) implements Comparable<Revision> {
+  private static final Pattern PATTERN = Pattern.compile("[0-9a-f]{16}");
+
+  /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */
+  public Revision {
+    Objects.requireNonNull(value, "value");
+    Grammar.matching("revision id", value, PATTERN, "must be 16 lowercase hex characters");
+  }
+
+  /** Returns the revision id {@code value}, or throws {@link InvalidValueException} naming it. */
+  public static Revision of(String value) {
+    return new Revision(value);
+  }
+
+  @Override
+  public int compareTo(Revision other) {
+    return value.compareTo(other.value);
+  }
+
+  /** Returns the text itself. */
+  @Override
+  public String toString() {
+    return value;
+  }
+}

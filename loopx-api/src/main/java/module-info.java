@@ -1,0 +1,16 @@
+/**
+ * The stable LoopX contract that extension authors and hosts compile against: identifiers, the
+ * normalised manifest model, canonical JSON and digests, and the typed error model.
+ *
+ * <p>Signatures use only JDK types, types of this module and, for JSON payloads, Jackson 3 tree
+ * nodes.
+ */
+@org.jspecify.annotations.NullMarked
+module io.loopx.api {
+  requires static transitive org.jspecify;
+  requires transitive tools.jackson.databind;
+
+  exports io.loopx.api;
+  exports io.loopx.api.manifest;
+  exports io.loopx.api.json;
+}

@@ -1,0 +1,13 @@
+/**
+ * The sealed capability registry: built-in and extension capabilities in one catalog, assembled in
+ * one pass through provider-bound registration contexts, then sealed. Pure and in-memory: no file,
+ * process or network access.
+ */
+@org.jspecify.annotations.NullMarked
+module io.loopx.registry {
+  requires static transitive org.jspecify;
+  requires transitive io.loopx.api;
+  requires com.google.common;
+
+// exports io.loopx.registry; (added with the first registry type)
+}

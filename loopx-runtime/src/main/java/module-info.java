@@ -1,0 +1,15 @@
+/**
+ * Everything in LoopX that touches the world: manifest loading, durable activation state, runtime
+ * identity and doctor, the lifecycle state machine, the bounded process runner, governed dispatch
+ * and the scaffold.
+ */
+@org.jspecify.annotations.NullMarked
+module io.loopx.runtime {
+  requires static transitive org.jspecify;
+  requires transitive io.loopx.registry;
+  requires com.google.common;
+  requires com.electronwill.nightconfig.core;
+  requires com.electronwill.nightconfig.toml;
+
+// exports io.loopx.runtime.manifest; (added with the manifest loader)
+}
