@@ -133,10 +133,7 @@ final class ApiSignatures {
       if (f.isEnumConstant()) {
         Enum<?> constant = enumConstant(type, f.getName());
         members.add(
-            new Entry(
-                2,
-                String.format("%08d", constant.ordinal()),
-                annotationsOf(f) + "enum constant " + f.getName()));
+            new Entry(2, ordinalKey(constant), annotationsOf(f) + "enum constant " + f.getName()));
       } else if (isApi(f.getModifiers())) {
         members.add(
             new Entry(
@@ -181,13 +178,11 @@ final class ApiSignatures {
   /** Renders an annotated (possibly generic) type with fully qualified names. */
   static String render(AnnotatedType type) {
     String annotations = typeAnnotations(type);
-    if (type instanceof AnnotatedArrayType) {
-      AnnotatedArrayType array = (AnnotatedArrayType) type;
+    if (type instanceof AnnotatedArrayType array) {
       String component = render(array.getAnnotatedGenericComponentType());
       return component + (annotations.isEmpty() ? "" : " " + annotations.strip() + " ") + "[]";
     }
-    if (type instanceof AnnotatedParameterizedType) {
-      AnnotatedParameterizedType parameterized = (AnnotatedParameterizedType) type;
+    if (type instanceof AnnotatedParameterizedType parameterized) {
       Class<?> raw = rawClass(parameterized);
       AnnotatedType owner = parameterized.getAnnotatedOwnerType();
       String name =
@@ -199,8 +194,7 @@ final class ApiSignatures {
               .map(ApiSignatures::render)
               .collect(Collectors.joining(", ", "<", ">"));
     }
-    if (type instanceof AnnotatedWildcardType) {
-      AnnotatedWildcardType wildcard = (AnnotatedWildcardType) type;
+    if (type instanceof AnnotatedWildcardType wildcard) {
       AnnotatedType[] lower = wildcard.getAnnotatedLowerBounds();
       if (lower.length > 0) {
         return annotations + "? super " + render(lower[0]);
@@ -214,8 +208,8 @@ final class ApiSignatures {
     if (type instanceof AnnotatedTypeVariable) {
       return annotations + ((TypeVariable<?>) type.getType()).getName();
     }
-    if (type.getType() instanceof Class) {
-      return annotations + canonicalName((Class<?>) type.getType());
+    if (type.getType() instanceof Class<?> c) {
+      return annotations + canonicalName(c);
     }
     throw new IllegalStateException("unexpected type " + type.getType().getTypeName());
   }
@@ -256,6 +250,12 @@ final class ApiSignatures {
 
   private static boolean isApi(int modifiers) {
     return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers);
+  }
+
+  /** Sort key keeping enum constants in declaration order, which is observable API. */
+  @SuppressWarnings("EnumOrdinal")
+  private static String ordinalKey(Enum<?> constant) {
+    return String.format("%08d", constant.ordinal());
   }
 
   private static Enum<?> enumConstant(Class<?> type, String name) {
@@ -356,8 +356,7 @@ final class ApiSignatures {
     if (!typeParameters.isEmpty()) {
       b.append(typeParameters).append(' ');
     }
-    if (e instanceof Method) {
-      Method method = (Method) e;
+    if (e instanceof Method method) {
       b.append(render(method.getAnnotatedReturnType())).append(' ').append(method.getName());
     } else {
       b.append("<init>");
@@ -406,14 +405,13 @@ final class ApiSignatures {
 
   /** Renders a generic type without annotations (used where reflection offers no annotations). */
   static String render(Type type) {
-    if (type instanceof Class) {
-      return canonicalName((Class<?>) type);
+    if (type instanceof Class<?> c) {
+      return canonicalName(c);
     }
-    if (type instanceof GenericArrayType) {
-      return render(((GenericArrayType) type).getGenericComponentType()) + "[]";
+    if (type instanceof GenericArrayType array) {
+      return render(array.getGenericComponentType()) + "[]";
     }
-    if (type instanceof ParameterizedType) {
-      ParameterizedType parameterized = (ParameterizedType) type;
+    if (type instanceof ParameterizedType parameterized) {
       Class<?> raw = (Class<?>) parameterized.getRawType();
       Type owner = parameterized.getOwnerType();
       String name =
@@ -425,16 +423,15 @@ final class ApiSignatures {
               .map(ApiSignatures::render)
               .collect(Collectors.joining(", ", "<", ">"));
     }
-    if (type instanceof WildcardType) {
-      WildcardType wildcard = (WildcardType) type;
+    if (type instanceof WildcardType wildcard) {
       if (wildcard.getLowerBounds().length > 0) {
         return "? super " + render(wildcard.getLowerBounds()[0]);
       }
       Type[] upper = wildcard.getUpperBounds();
       return upper.length == 0 || upper[0] == Object.class ? "?" : "? extends " + render(upper[0]);
     }
-    if (type instanceof TypeVariable) {
-      return ((TypeVariable<?>) type).getName();
+    if (type instanceof TypeVariable<?> variable) {
+      return variable.getName();
     }
     throw new IllegalStateException("unexpected type " + type.getTypeName());
   }

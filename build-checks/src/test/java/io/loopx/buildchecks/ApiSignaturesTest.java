@@ -8,6 +8,7 @@ import io.loopx.buildchecks.fixtures.signatures.SampleEnum;
 import io.loopx.buildchecks.fixtures.signatures.SampleRecord;
 import io.loopx.buildchecks.fixtures.signatures.Shape;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** Golden tests of the signature renderer on fixtures that cover each kind of declaration. */
@@ -24,7 +25,7 @@ class ApiSignaturesTest {
     return ApiSignatures.describe(type).stream()
         .peek(line -> assertThat(line).startsWith(prefix))
         .map(line -> line.substring(prefix.length()))
-        .collect(java.util.stream.Collectors.toList());
+        .collect(Collectors.toList());
   }
 
   @Test

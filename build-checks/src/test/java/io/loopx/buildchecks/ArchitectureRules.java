@@ -23,6 +23,7 @@ import java.io.FileReader;
 import java.io.FileWriter;
 import java.io.RandomAccessFile;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -151,7 +152,7 @@ final class ArchitectureRules {
         }
         for (JavaCodeUnit u : type.getCodeUnits()) {
           if (isApiMember(u.getModifiers())) {
-            Set<JavaClass> involved = new java.util.HashSet<>(u.getAllInvolvedRawTypes());
+            Set<JavaClass> involved = new HashSet<>(u.getAllInvolvedRawTypes());
             involved.addAll(u.getExceptionTypes());
             report(events, type, u.getFullName(), involved);
           }
