@@ -29,6 +29,9 @@ import java.util.function.BooleanSupplier;
  * Membership is read from {@code /proc/PID/stat}; zombies do not count (they are dead and will be
  * reaped by their parent).
  *
+ * <p>Each membership check reads the {@code stat} file of every process in {@code /proc}: one scan
+ * per run when nothing is left, a few per termination.
+ *
  * <p>Descendants that call {@code setsid} themselves (or double-fork and then do so) are in another
  * session and group, and escape: they are not found and not signalled.
  */

@@ -18,6 +18,8 @@ package io.loopx.runtime.process;
  *       captured stream holds at most its limit plus one byte;
  *   <li>implementations are immutable and safe to call from many threads at once.
  * </ul>
+ *
+ * <p>Because hosts and the testkit implement it, this interface only grows through default methods.
  */
 @FunctionalInterface
 public interface ProcessLauncher {

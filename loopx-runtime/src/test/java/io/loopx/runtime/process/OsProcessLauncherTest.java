@@ -268,7 +268,9 @@ class OsProcessLauncherTest {
         script(
             "perl -e 'setpgrp(0, 0); open(my $p, \">\", $ARGV[1]); print $p $$; close($p);"
                 + " sleep 1; open(my $m, \">\", $ARGV[0]);' \"$1\" \"$2\" > /dev/null 2>&1 &",
-            "while [ ! -s \"$2\" ]; do sleep 0.01; done");
+            "while [ ! -s \"$2\" ]; do sleep 0.01; done",
+            // A member left in the group too, so the group signal alone would reach someone.
+            "sleep 5 > /dev/null 2>&1 &");
 
     LaunchResult result =
         launcher.launch(request(script, marker.toString(), childPid.toString()).build());
