@@ -12,5 +12,6 @@ module io.loopx.runtime {
   requires com.electronwill.nightconfig.toml;
 
   exports io.loopx.runtime.identity;
+  exports io.loopx.runtime.process;
 // exports io.loopx.runtime.manifest; (added with the manifest loader)
 }
