@@ -13,5 +13,5 @@ module io.loopx.runtime {
 
   exports io.loopx.runtime.identity;
   exports io.loopx.runtime.process;
-// exports io.loopx.runtime.manifest; (added with the manifest loader)
+  exports io.loopx.runtime.manifest;
 }
