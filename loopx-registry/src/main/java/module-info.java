@@ -10,4 +10,7 @@ module io.loopx.registry {
   requires com.google.common;
 
   exports io.loopx.registry;
+
+  // explicit, host-selected built-in contributions only (BuiltinContributions)
+  uses io.loopx.api.spi.BuiltinContribution;
 }

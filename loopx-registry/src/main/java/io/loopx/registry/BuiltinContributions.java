@@ -22,10 +22,10 @@ import java.util.stream.Stream;
  * class, and gets the contributions back <b>in the order it named them</b> (never the loader's
  * order). Discovery runs once, when the host calls a method here, never during catalog reads.
  *
- * <p>The host creates the loader, so its own module declares {@code uses
- * io.loopx.api.spi.BuiltinContribution}: {@code
- * BuiltinContributions.selectByIds(ServiceLoader.load(BuiltinContribution.class),
- * List.of("loopx-core"))}.
+ * <p>{@link #selectByIds(List)} and {@link #selectByTypes(List)} use {@code
+ * ServiceLoader.load(BuiltinContribution.class)} (this module declares the {@code uses}); a host
+ * with its own loader (for example over a plug-in class loader) passes it, or its {@code stream()},
+ * to the other overloads.
  *
  * <p>Failures ({@link LoopxException}): a selection that repeats a value is {@code INVALID_VALUE};
  * a provider that cannot be listed, instantiated or asked for its id is {@code CONTRIBUTION_FAILED}
@@ -37,6 +37,24 @@ import java.util.stream.Stream;
  */
 public final class BuiltinContributions {
   private BuiltinContributions() {}
+
+  /**
+   * Selects contributions by {@link BuiltinContribution#id()} from {@code
+   * ServiceLoader.load(BuiltinContribution.class)} (the thread context class loader and the module
+   * layer); see {@link #selectByIds(ServiceLoader, List)}.
+   */
+  public static List<BuiltinContribution> selectByIds(List<String> ids) {
+    return selectByIds(ServiceLoader.load(BuiltinContribution.class), ids);
+  }
+
+  /**
+   * Selects contributions by implementation class from {@code
+   * ServiceLoader.load(BuiltinContribution.class)}; only the selected providers are instantiated.
+   */
+  public static List<BuiltinContribution> selectByTypes(
+      List<Class<? extends BuiltinContribution>> types) {
+    return selectByTypes(ServiceLoader.load(BuiltinContribution.class), types);
+  }
 
   /**
    * Selects contributions by {@link BuiltinContribution#id()} from a loader. Every discovered

@@ -6,7 +6,7 @@ import io.loopx.api.manifest.Visibility;
  * Which capabilities a catalog read lists: the public catalog omits {@link Visibility#INTERNAL}
  * capabilities, which remain registered and resolvable.
  *
- * <p>Immutable; used by hosts and the runtime.
+ * <p>Used by hosts and the runtime, never implemented; immutable and thread-safe. Never pass null.
  */
 public enum CatalogScope {
   /** Public capabilities only (the default catalog). */

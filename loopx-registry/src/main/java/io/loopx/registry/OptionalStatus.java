@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
  * §3). See {@link CapabilityRegistry#resolveOptional} for which input condition yields which
  * status.
  *
- * <p>Immutable; used by hosts and the runtime.
+ * <p>Used by hosts and the runtime, never implemented; immutable and thread-safe. No method returns
+ * null.
  */
 public enum OptionalStatus {
   /** Exactly one ready provider was selected; no next action. */

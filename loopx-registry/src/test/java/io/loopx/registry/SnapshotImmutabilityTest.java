@@ -48,7 +48,7 @@ class SnapshotImmutabilityTest {
 
     // the caller's own node, changed after registration
     ((ArrayNode) source.get("tags")).add("mutated-source");
-    metadata.put("sneaky", JsonNodeFactory.instance.textNode("x"));
+    metadata.put("sneaky", JsonNodeFactory.instance.stringNode("x"));
     // a node obtained from the registry, changed in place
     JsonNode read = r.capability(cap("alpha")).orElseThrow().descriptor().metadata().get("extra");
     ((ArrayNode) read.get("tags")).add("mutated-read");
