@@ -9,5 +9,8 @@ module io.loopx.registry {
   requires transitive io.loopx.api;
   requires com.google.common;
 
-// exports io.loopx.registry; (added with the first registry type)
+  exports io.loopx.registry;
+
+  // explicit, host-selected built-in contributions only (BuiltinContributions)
+  uses io.loopx.api.spi.BuiltinContribution;
 }

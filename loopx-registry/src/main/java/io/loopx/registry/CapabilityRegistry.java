@@ -1,0 +1,503 @@
+package io.loopx.registry;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableListMultimap;
+import com.google.common.collect.ImmutableMap;
+import io.loopx.api.CapabilityId;
+import io.loopx.api.ErrorKind;
+import io.loopx.api.InvalidValueException;
+import io.loopx.api.LoopxException;
+import io.loopx.api.ProtocolId;
+import io.loopx.api.ProviderId;
+import io.loopx.api.spi.Origin;
+import io.loopx.api.spi.ProviderState;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One sealed, immutable generation of the capability registry: the providers, capabilities and
+ * implementations of built-ins and extensions, composed and validated in one pass by a {@link
+ * RegistryAssembly}. A change (install, enable, doctor, ...) builds a new generation; see {@link
+ * RegistryHolder}.
+ *
+ * <p><b>Order</b> (deterministic, SPEC §3 "Composition order"): providers and capabilities list
+ * built-ins first, in registration order (contributions in the order added, capabilities in the
+ * order each contribution registered them), then declaration-only manifests in the order given
+ * (capabilities in manifest order), then installed extensions sorted by id. Implementations follow
+ * their provider's position, then registration order. As a set, the catalog does not depend on
+ * registration order.
+ *
+ * <p><b>Thread safety:</b> immutable; every method may be called from any thread. Reads return
+ * unmodifiable lists of immutable values, and JSON read models are fresh objects on every call, so
+ * no caller can change what another sees. <b>Nulls:</b> no argument may be null, nothing returned
+ * is null. Created only by {@link RegistryAssembly#seal()}; not for implementation or subclassing.
+ */
+public final class CapabilityRegistry {
+  private final String libraryVersion;
+  private final ImmutableList<ProviderEntry> providers;
+  private final ImmutableMap<ProviderId, ProviderEntry> providersById;
+  private final ImmutableList<CapabilityEntry> capabilities;
+  private final ImmutableMap<CapabilityId, CapabilityEntry> capabilitiesById;
+  private final ImmutableList<ImplementationEntry> implementations;
+  private final ImmutableListMultimap<CapabilityId, ImplementationEntry>
+      implementationsByCapability;
+
+  private CapabilityRegistry(
+      String libraryVersion,
+      ImmutableList<ProviderEntry> providers,
+      ImmutableMap<ProviderId, ProviderEntry> providersById,
+      ImmutableList<CapabilityEntry> capabilities,
+      ImmutableMap<CapabilityId, CapabilityEntry> capabilitiesById,
+      ImmutableList<ImplementationEntry> implementations) {
+    this.libraryVersion = libraryVersion;
+    this.providers = providers;
+    this.providersById = providersById;
+    this.capabilities = capabilities;
+    this.capabilitiesById = capabilitiesById;
+    this.implementations = implementations;
+    this.implementationsByCapability =
+        implementations.stream()
+            .collect(
+                ImmutableListMultimap.toImmutableListMultimap(
+                    ImplementationEntry::capabilityId, i -> i));
+  }
+
+  /**
+   * Starts an assembly for a new generation. Built-in providers report {@code libraryVersion} as
+   * their version.
+   *
+   * @param libraryVersion the LoopX library version, e.g. {@code 0.1.0}; not blank
+   */
+  public static RegistryAssembly assembly(String libraryVersion) {
+    return new RegistryAssembly(libraryVersion);
+  }
+
+  /**
+   * Validates a complete, composed graph and seals it (package-private: the final integrity check
+   * of every assembly). Fails with {@code CATALOG_CONFLICT} naming both claimants on a duplicate
+   * provider, capability or (capability, provider) implementation, a capability whose provider is
+   * unknown or has another origin, an implementation of an unknown capability or by an unknown
+   * provider, or an in-process handler that does not match the provider's origin.
+   */
+  static CapabilityRegistry of(
+      String libraryVersion,
+      List<ProviderEntry> providers,
+      List<CapabilityEntry> capabilities,
+      List<ImplementationEntry> implementations) {
+    checkVersion(libraryVersion);
+    Map<ProviderId, ProviderEntry> providersById = new LinkedHashMap<>();
+    Map<ProviderId, Integer> position = new HashMap<>();
+    for (ProviderEntry p : providers) {
+      ProviderEntry earlier = providersById.putIfAbsent(p.id(), p);
+      if (earlier != null) {
+        throw Conflicts.conflict(
+            "duplicate provider `" + p.id() + "`", earlier.describe(), p.describe());
+      }
+      position.put(p.id(), position.size());
+    }
+    Map<CapabilityId, CapabilityEntry> capabilitiesById = new LinkedHashMap<>();
+    for (CapabilityEntry c : capabilities) {
+      ProviderEntry owner = providersById.get(c.providerId());
+      if (owner == null) {
+        throw Conflicts.conflict(
+            "capability `" + c.id() + "` names unknown provider `" + c.providerId() + "`");
+      }
+      CapabilityEntry earlier = capabilitiesById.putIfAbsent(c.id(), c);
+      if (earlier != null) {
+        throw Conflicts.conflict(
+            "duplicate capability `" + c.id() + "`",
+            providersById.get(earlier.providerId()).describe(),
+            owner.describe());
+      }
+      if (c.origin() != owner.origin()) {
+        throw Conflicts.conflict(
+            "capability `"
+                + c.id()
+                + "` has origin "
+                + c.origin().wireName()
+                + " but its provider `"
+                + owner.id()
+                + "` has origin "
+                + owner.origin().wireName());
+      }
+    }
+    Set<List<Object>> implementationKeys = new HashSet<>();
+    for (ImplementationEntry i : implementations) {
+      ProviderEntry implementer = providersById.get(i.providerId());
+      if (implementer == null) {
+        throw Conflicts.conflict(
+            "implementation of `"
+                + i.capabilityId()
+                + "` names unknown provider `"
+                + i.providerId()
+                + "`");
+      }
+      if (!capabilitiesById.containsKey(i.capabilityId())) {
+        throw Conflicts.conflict(
+            implementer.describe() + " implements unknown capability `" + i.capabilityId() + "`");
+      }
+      if (!implementationKeys.add(List.of(i.capabilityId(), i.providerId()))) {
+        throw Conflicts.conflict(
+            "duplicate implementation of capability `"
+                + i.capabilityId()
+                + "`: "
+                + implementer.describe()
+                + " implements it twice");
+      }
+      boolean builtin = implementer.origin() == Origin.BUILTIN;
+      if (builtin != i.inProcess().isPresent()) {
+        throw Conflicts.conflict(
+            implementer.describe()
+                + (builtin
+                    ? " implements `" + i.capabilityId() + "` without an in-process provider"
+                    : " cannot implement `" + i.capabilityId() + "` in process"));
+      }
+    }
+    List<ImplementationEntry> ordered = new ArrayList<>(implementations);
+    ordered.sort(Comparator.comparingInt(i -> position.get(i.providerId())));
+    return new CapabilityRegistry(
+        libraryVersion,
+        ImmutableList.copyOf(providers),
+        ImmutableMap.copyOf(providersById),
+        ImmutableList.copyOf(capabilities),
+        ImmutableMap.copyOf(capabilitiesById),
+        ImmutableList.copyOf(ordered));
+  }
+
+  static String checkVersion(String libraryVersion) {
+    Objects.requireNonNull(libraryVersion, "libraryVersion");
+    if (libraryVersion.isBlank() || !libraryVersion.strip().equals(libraryVersion)) {
+      throw new InvalidValueException(
+          "library version", libraryVersion, "must be a non-empty trimmed string");
+    }
+    return libraryVersion;
+  }
+
+  /** Returns the library version that built-in providers report. */
+  public String libraryVersion() {
+    return libraryVersion;
+  }
+
+  /** Returns every provider in catalog order (unmodifiable). */
+  public List<ProviderEntry> providers() {
+    return providers;
+  }
+
+  /** Returns the provider with this id, if registered (built-in, declared or installed). */
+  public Optional<ProviderEntry> provider(ProviderId id) {
+    return Optional.ofNullable(providersById.get(Objects.requireNonNull(id, "id")));
+  }
+
+  /** Returns the capabilities listed in {@code scope}, in catalog order (unmodifiable). */
+  public List<CapabilityEntry> capabilities(CatalogScope scope) {
+    Objects.requireNonNull(scope, "scope");
+    if (scope == CatalogScope.INCLUDE_INTERNAL) {
+      return capabilities;
+    }
+    return capabilities.stream()
+        .filter(c -> scope.includes(c.visibility()))
+        .collect(ImmutableList.toImmutableList());
+  }
+
+  /** Returns the capability with this id, public or internal, if registered. */
+  public Optional<CapabilityEntry> capability(CapabilityId id) {
+    return Optional.ofNullable(capabilitiesById.get(Objects.requireNonNull(id, "id")));
+  }
+
+  /** Returns every implementation, in catalog order of the implementing providers. */
+  public List<ImplementationEntry> implementations() {
+    return implementations;
+  }
+
+  /**
+   * Returns the implementations of a capability, ready or not, in catalog order of their providers;
+   * empty for an unknown capability.
+   */
+  public List<ImplementationEntry> implementations(CapabilityId capabilityId) {
+    return implementationsByCapability.get(Objects.requireNonNull(capabilityId, "capabilityId"));
+  }
+
+  /**
+   * Resolves the one ready provider of {@code capabilityId} over {@code protocol}.
+   *
+   * <p>Outcomes, in this order: {@link Resolution.UnknownCapability} if the capability is not
+   * registered (internal capabilities are registered); {@link Resolution.NoReadyProvider} if no
+   * ready provider has an implementation with exactly this protocol; {@link Resolution.Ambiguous}
+   * (listing them in catalog order) if more than one has; else {@link Resolution.Resolved}. Ready
+   * means {@code provider_state.ready} (always true for built-ins) and an API-compatible snapshot.
+   */
+  public Resolution resolve(CapabilityId capabilityId, ProtocolId protocol) {
+    Objects.requireNonNull(capabilityId, "capabilityId");
+    Objects.requireNonNull(protocol, "protocol");
+    if (!capabilitiesById.containsKey(capabilityId)) {
+      return new Resolution.UnknownCapability(capabilityId, protocol);
+    }
+    List<Resolution.Resolved> ready = new ArrayList<>();
+    for (ImplementationEntry i : implementationsByCapability.get(capabilityId)) {
+      ProviderEntry p = providersById.get(i.providerId());
+      if (i.protocol().equals(protocol) && dispatchable(p)) {
+        ready.add(new Resolution.Resolved(capabilityId, protocol, p, i));
+      }
+    }
+    if (ready.isEmpty()) {
+      return new Resolution.NoReadyProvider(capabilityId, protocol);
+    }
+    if (ready.size() > 1) {
+      return new Resolution.Ambiguous(
+          capabilityId, protocol, ready.stream().map(r -> r.provider().id()).toList());
+    }
+    return ready.get(0);
+  }
+
+  /**
+   * Resolves a caller-named provider of {@code capabilityId} over {@code protocol}.
+   *
+   * <p>Outcomes, first match wins: {@link Resolution.UnknownCapability}; {@link
+   * Resolution.ProviderNotInstalled} if no provider has that id or it is declaration-only; {@link
+   * Resolution.ProviderIncompatible} if its snapshot's {@code requires_loopx_api} rejects this
+   * runtime; {@link Resolution.ProviderDoesNotImplement} if it has no implementation of the
+   * capability with exactly this protocol; {@link Resolution.ProviderDisabled}; {@link
+   * Resolution.ProviderNotReady} (enabled, doctor proof not fresh); else {@link
+   * Resolution.Resolved}.
+   */
+  public Resolution resolve(CapabilityId capabilityId, ProtocolId protocol, ProviderId providerId) {
+    Objects.requireNonNull(capabilityId, "capabilityId");
+    Objects.requireNonNull(protocol, "protocol");
+    Objects.requireNonNull(providerId, "providerId");
+    if (!capabilitiesById.containsKey(capabilityId)) {
+      return new Resolution.UnknownCapability(capabilityId, protocol);
+    }
+    ProviderEntry p = providersById.get(providerId);
+    if (p == null || !p.state().installed()) {
+      return new Resolution.ProviderNotInstalled(capabilityId, protocol, providerId);
+    }
+    if (!p.apiCompatible()) {
+      return new Resolution.ProviderIncompatible(
+          capabilityId, protocol, providerId, p.manifest().orElseThrow().requiresLoopxApi());
+    }
+    Optional<ImplementationEntry> implementation = implementation(capabilityId, protocol, p.id());
+    if (implementation.isEmpty()) {
+      return new Resolution.ProviderDoesNotImplement(capabilityId, protocol, providerId);
+    }
+    if (!p.state().enabled()) {
+      return new Resolution.ProviderDisabled(capabilityId, protocol, providerId);
+    }
+    if (!p.state().ready()) {
+      return new Resolution.ProviderNotReady(capabilityId, protocol, providerId);
+    }
+    return new Resolution.Resolved(capabilityId, protocol, p, implementation.get());
+  }
+
+  /**
+   * Resolves optionally: never throws for a missing, disabled, stale or ambiguous provider, and
+   * reports a status word with a {@code next_action} instead. (A caller that cannot read the
+   * activation state uses {@link OptionalResolution#stateUnavailable} for {@code
+   * extension_state_unavailable}.)
+   *
+   * <p>Candidates are installed providers (built-ins included) with an implementation of {@code
+   * capabilityId} over exactly {@code protocol}; an unknown capability has none. One provider is
+   * evaluated as follows, first match wins: {@code extension_incompatible} if its snapshot's {@code
+   * requires_loopx_api} rejects this runtime or it has no such implementation; {@code
+   * extension_disabled} if not enabled; {@code extension_doctor_not_ready} if enabled but not
+   * ready; else {@code ready}.
+   *
+   * <p>With a named provider: {@code extension_not_installed} if no provider has that id or it is
+   * declaration-only; else the evaluation of that provider. Without one: {@code
+   * extension_provider_ambiguous} if more than one candidate is ready; the ready one if exactly one
+   * is; the evaluation of the only candidate if there is exactly one; {@code
+   * extension_provider_not_installed} if there is none; else ({@code >= 2} candidates, none ready)
+   * {@code extension_provider_not_ready}.
+   *
+   * @param capabilityId the capability
+   * @param protocol the protocol
+   * @param providerId the provider the caller named, if any
+   */
+  public OptionalResolution resolveOptional(
+      CapabilityId capabilityId, ProtocolId protocol, Optional<ProviderId> providerId) {
+    Objects.requireNonNull(capabilityId, "capabilityId");
+    Objects.requireNonNull(protocol, "protocol");
+    Objects.requireNonNull(providerId, "providerId");
+    List<ProviderEntry> candidates = new ArrayList<>();
+    for (ImplementationEntry i : implementationsByCapability.get(capabilityId)) {
+      ProviderEntry p = providersById.get(i.providerId());
+      if (i.protocol().equals(protocol) && p.state().installed()) {
+        candidates.add(p);
+      }
+    }
+    List<ProviderId> candidateIds = candidates.stream().map(ProviderEntry::id).toList();
+    if (providerId.isPresent()) {
+      ProviderEntry p = providersById.get(providerId.get());
+      if (p == null || !p.state().installed()) {
+        return new OptionalResolution(
+            OptionalStatus.EXTENSION_NOT_INSTALLED,
+            capabilityId,
+            protocol,
+            providerId,
+            candidateIds,
+            Optional.of(false),
+            Optional.of(false),
+            Optional.of(false),
+            Optional.empty());
+      }
+      return evaluate(capabilityId, protocol, p, candidateIds);
+    }
+    List<OptionalResolution> ready = new ArrayList<>();
+    for (ProviderEntry p : candidates) {
+      OptionalResolution r = evaluate(capabilityId, protocol, p, candidateIds);
+      if (r.isReady()) {
+        ready.add(r);
+      }
+    }
+    if (ready.size() > 1) {
+      return group(
+          OptionalStatus.EXTENSION_PROVIDER_AMBIGUOUS, capabilityId, protocol, candidateIds, true);
+    }
+    if (ready.size() == 1) {
+      return ready.get(0);
+    }
+    if (candidates.size() == 1) {
+      return evaluate(capabilityId, protocol, candidates.get(0), candidateIds);
+    }
+    if (candidates.isEmpty()) {
+      return group(
+          OptionalStatus.EXTENSION_PROVIDER_NOT_INSTALLED,
+          capabilityId,
+          protocol,
+          candidateIds,
+          false);
+    }
+    boolean anyEnabled = candidates.stream().anyMatch(p -> p.state().enabled());
+    return new OptionalResolution(
+        OptionalStatus.EXTENSION_PROVIDER_NOT_READY,
+        capabilityId,
+        protocol,
+        Optional.empty(),
+        candidateIds,
+        Optional.of(true),
+        Optional.of(anyEnabled),
+        Optional.of(false),
+        Optional.empty());
+  }
+
+  private OptionalResolution evaluate(
+      CapabilityId capabilityId,
+      ProtocolId protocol,
+      ProviderEntry p,
+      List<ProviderId> candidates) {
+    Optional<ImplementationEntry> implementation = implementation(capabilityId, protocol, p.id());
+    ProviderState s = p.state();
+    OptionalStatus status;
+    if (!p.apiCompatible() || implementation.isEmpty()) {
+      status = OptionalStatus.EXTENSION_INCOMPATIBLE;
+    } else if (!s.enabled()) {
+      status = OptionalStatus.EXTENSION_DISABLED;
+    } else if (!s.ready()) {
+      status = OptionalStatus.EXTENSION_DOCTOR_NOT_READY;
+    } else {
+      status = OptionalStatus.READY;
+    }
+    Optional<Resolution.Resolved> resolved =
+        status == OptionalStatus.READY
+            ? Optional.of(new Resolution.Resolved(capabilityId, protocol, p, implementation.get()))
+            : Optional.empty();
+    return new OptionalResolution(
+        status,
+        capabilityId,
+        protocol,
+        Optional.of(p.id()),
+        candidates,
+        Optional.of(true),
+        Optional.of(s.enabled()),
+        Optional.of(s.ready()),
+        resolved);
+  }
+
+  private static OptionalResolution group(
+      OptionalStatus status,
+      CapabilityId capabilityId,
+      ProtocolId protocol,
+      List<ProviderId> candidates,
+      boolean flags) {
+    return new OptionalResolution(
+        status,
+        capabilityId,
+        protocol,
+        Optional.empty(),
+        candidates,
+        Optional.of(flags),
+        Optional.of(flags),
+        Optional.of(flags),
+        Optional.empty());
+  }
+
+  private Optional<ImplementationEntry> implementation(
+      CapabilityId capabilityId, ProtocolId protocol, ProviderId providerId) {
+    return implementationsByCapability.get(capabilityId).stream()
+        .filter(i -> i.providerId().equals(providerId) && i.protocol().equals(protocol))
+        .findFirst();
+  }
+
+  private static boolean dispatchable(ProviderEntry p) {
+    return p.state().ready() && p.apiCompatible();
+  }
+
+  /**
+   * Returns a new {@code loopx_capability_catalog_v0} object (SPEC §10 {@code capability list}):
+   * {@code ok, schema_version, capabilities:[{id, title, status, origin, visibility, provider_id,
+   * provider_state:{declared, installed, enabled, ready}, real_world_anchor, entry_command,
+   * next_real_step, implementation_provider_count}], providers:[{id, origin, declared, installed,
+   * enabled, ready, version}]}} in catalog order. Every key is always present ({@code null} where
+   * it does not apply); every provider is listed, the capabilities of {@code scope} only.
+   */
+  public ObjectNode catalogJson(CatalogScope scope) {
+    return CatalogJson.catalog(this, scope);
+  }
+
+  /**
+   * Returns a new {@code loopx_capability_detail_v0} object (SPEC §10 {@code capability show}):
+   * {@code ok, schema_version, capability:{...the catalog summary fields, kind, provider_version,
+   * implementation_providers:[{provider_id, protocol, provider_state}]}}.
+   *
+   * @throws LoopxException {@code RESOLUTION_FAILED} ({@code unknown capability `<id>`}) when the
+   *     capability is not registered, or is internal and {@code scope} is {@link
+   *     CatalogScope#PUBLIC}
+   */
+  public ObjectNode detailJson(CapabilityId capabilityId, CatalogScope scope) {
+    Objects.requireNonNull(scope, "scope");
+    CapabilityEntry c = capabilitiesById.get(Objects.requireNonNull(capabilityId, "capabilityId"));
+    if (c == null || !scope.includes(c.visibility())) {
+      throw new LoopxException(
+          ErrorKind.RESOLUTION_FAILED, "unknown capability `" + capabilityId + "`");
+    }
+    return CatalogJson.detail(this, c);
+  }
+
+  ProviderEntry providerOf(CapabilityEntry c) {
+    return providersById.get(c.providerId());
+  }
+
+  ProviderEntry providerOf(ImplementationEntry i) {
+    return providersById.get(i.providerId());
+  }
+
+  /** Returns a short summary for debugging: counts of providers, capabilities, implementations. */
+  @Override
+  public String toString() {
+    return "CapabilityRegistry[providers="
+        + providers.size()
+        + ", capabilities="
+        + capabilities.size()
+        + ", implementations="
+        + implementations.size()
+        + "]";
+  }
+}
