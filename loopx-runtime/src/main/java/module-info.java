@@ -11,5 +11,7 @@ module io.loopx.runtime {
   requires com.electronwill.nightconfig.core;
   requires com.electronwill.nightconfig.toml;
 
-// exports io.loopx.runtime.manifest; (added with the manifest loader)
+  exports io.loopx.runtime.identity;
+  exports io.loopx.runtime.process;
+  exports io.loopx.runtime.manifest;
 }

@@ -1,0 +1,68 @@
+package io.loopx.buildchecks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Applies {@link ArchitectureRules} to the production classes of the library modules, imported from
+ * their {@code target/classes} directories (test classes are excluded; importing by package from
+ * the class path would scan every jar and the JDK image, which takes several seconds). {@link
+ * ArchitectureRulesTest} proves each rule fails on a bad fixture.
+ */
+class ArchitectureTest {
+
+  private static JavaClasses production;
+
+  @BeforeAll
+  static void importProductionClasses() {
+    production =
+        new ClassFileImporter()
+            .withImportOption(new ImportOption.DoNotIncludeTests())
+            .importPackages(
+                "io.loopx.api", "io.loopx.registry", "io.loopx.runtime", "io.loopx.testkit");
+  }
+
+  @Test
+  void importSeesTheLibraryModulesButNoTestClasses() {
+    assertThat(production.contain("io.loopx.api.ExtensionId")).isTrue();
+    assertThat(production.stream().map(JavaClass::getName))
+        .noneMatch(n -> n.endsWith("Test"))
+        .noneMatch(n -> n.startsWith("io.loopx.buildchecks"));
+  }
+
+  @Test
+  void apiDependsOnNoOtherLoopxModuleNorGuavaNorNightConfig() {
+    ArchitectureRules.apiIsSelfContained(
+            ArchitectureRules.API,
+            ArchitectureRules.REGISTRY,
+            ArchitectureRules.RUNTIME,
+            ArchitectureRules.TESTKIT)
+        .check(production);
+  }
+
+  @Test
+  void registryIsPureAndInMemory() {
+    ArchitectureRules.registryIsPureAndInMemory(
+            ArchitectureRules.REGISTRY, ArchitectureRules.RUNTIME, ArchitectureRules.TESTKIT)
+        .check(production);
+  }
+
+  @Test
+  void runtimeDoesNotDependOnTestkit() {
+    ArchitectureRules.runtimeDoesNotDependOnTestkit(
+            ArchitectureRules.RUNTIME, ArchitectureRules.TESTKIT)
+        .check(production);
+  }
+
+  @Test
+  void exportedSignaturesMentionNeitherGuavaNorNightConfig() {
+    ArchitectureRules.exportedSignaturesHideInternalLibraries(LibraryModule.allExportedPackages())
+        .check(production);
+  }
+}

@@ -1,0 +1,33 @@
+package io.loopx.runtime.process;
+
+/**
+ * How a launch ended. The constants are declared in the first-match order of SPEC §7: when several
+ * facts hold for one run, the result carries the first that applies.
+ *
+ * <ol>
+ *   <li>{@link #NOT_STARTED}: the process could not be started; nothing ran.
+ *   <li>{@link #TIMED_OUT}: the deadline passed before the process had exited by itself or crossed
+ *       a cap. This wins even when a stream also crossed its cap afterwards (while LoopX was
+ *       terminating the group).
+ *   <li>{@link #STDOUT_OVER_LIMIT}: stdout exceeded its limit (at any time: also when the last
+ *       bytes were drained after the process exited). Wins over a stderr overflow.
+ *   <li>{@link #STDERR_OVER_LIMIT}: stderr exceeded its limit.
+ *   <li>{@link #EXITED}: the process exited by itself within its bounds; the exit code is its own
+ *       status, or 128+n when a signal n that LoopX did not send killed it.
+ * </ol>
+ *
+ * <p>Only {@code EXITED} carries an exit code; only {@code NOT_STARTED} carries a start-failure
+ * reason.
+ */
+public enum LaunchOutcome {
+  /** The process could not be started (missing executable, bad working directory, ...). */
+  NOT_STARTED,
+  /** The timeout elapsed first; LoopX terminated the whole process group. */
+  TIMED_OUT,
+  /** Stdout exceeded its limit; LoopX terminated the whole process group. */
+  STDOUT_OVER_LIMIT,
+  /** Stderr exceeded its limit; LoopX terminated the whole process group. */
+  STDERR_OVER_LIMIT,
+  /** The process exited by itself within its bounds. */
+  EXITED
+}

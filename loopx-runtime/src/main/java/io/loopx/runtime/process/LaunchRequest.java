@@ -1,0 +1,224 @@
+package io.loopx.runtime.process;
+
+import io.loopx.api.InvalidValueException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What to start and the bounds to apply: an immutable, validated value.
+ *
+ * <p>The environment is the <em>complete</em> environment of the process (the launcher does not
+ * merge in its own); building it, for example from the host's environment plus LoopX's variables,
+ * is the caller's job. An empty working directory means the host's current directory.
+ *
+ * @param argv the program and its arguments; the program is looked up on the request's {@code PATH}
+ *     unless it contains a {@code /} (then it is resolved against the working directory)
+ * @param environment the complete environment of the process
+ * @param workingDirectory the working directory (default file system), or empty for the host's
+ * @param stdin the bytes written to the process's stdin, which is then closed
+ * @param timeout the wall-clock bound of the run, positive
+ * @param stdoutLimit the largest acceptable stdout in bytes; one byte more is over the cap
+ * @param stderrLimit the largest acceptable stderr in bytes; one byte more is over the cap
+ */
+// Arrays as components: the accessors copy and equals/hashCode/toString are overridden.
+@SuppressWarnings("ArrayRecordComponent")
+public record LaunchRequest(
+    List<String> argv,
+    Map<String, String> environment,
+    Optional<Path> workingDirectory,
+    byte[] stdin,
+    Duration timeout,
+    int stdoutLimit,
+    int stderrLimit) {
+
+  /** The default cap of each output stream: 1,000,000 bytes (SPEC §7). */
+  public static final int DEFAULT_OUTPUT_LIMIT = 1_000_000;
+
+  /** The largest accepted output limit (the limit plus one byte must fit an array). */
+  public static final int MAX_OUTPUT_LIMIT = Integer.MAX_VALUE - 16;
+
+  /** The default timeout: 30 seconds, the manifest's default {@code timeout_seconds}. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * Validates and defensively copies every component.
+   *
+   * @throws InvalidValueException naming the value when argv is empty, an argument or environment
+   *     entry contains NUL, a variable name is empty or contains {@code =}, the timeout is not
+   *     positive, or a limit is outside {@code 0..MAX_OUTPUT_LIMIT}
+   */
+  public LaunchRequest {
+    argv = List.copyOf(Objects.requireNonNull(argv, "argv"));
+    if (argv.isEmpty()) {
+      throw new InvalidValueException("process argv", "[]", "must name a program");
+    }
+    if (argv.get(0).isEmpty()) {
+      throw new InvalidValueException("process program", "", "must not be empty");
+    }
+    for (String arg : argv) {
+      noNul("process argument", arg);
+    }
+    environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
+    for (Map.Entry<String, String> entry : environment.entrySet()) {
+      String name = entry.getKey();
+      if (name.isEmpty() || name.indexOf('=') >= 0) {
+        throw new InvalidValueException(
+            "environment variable name", name, "must be non-empty and contain no `=`");
+      }
+      noNul("environment variable name", name);
+      noNul("value of environment variable `" + name + "`", entry.getValue());
+    }
+    Objects.requireNonNull(workingDirectory, "workingDirectory");
+    stdin = Objects.requireNonNull(stdin, "stdin").clone();
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new InvalidValueException("process timeout", timeout.toString(), "must be positive");
+    }
+    checkLimit("stdout limit", stdoutLimit);
+    checkLimit("stderr limit", stderrLimit);
+  }
+
+  /** Returns a builder for running {@code argv} with the defaults documented on its setters. */
+  public static Builder builder(List<String> argv) {
+    return new Builder(argv);
+  }
+
+  /** Returns a copy of the stdin bytes. */
+  @Override
+  public byte[] stdin() {
+    return stdin.clone();
+  }
+
+  /** Returns the number of stdin bytes without copying them. */
+  public int stdinLength() {
+    return stdin.length;
+  }
+
+  /** Compares all components, the stdin bytes by content. */
+  @Override
+  public boolean equals(@Nullable Object other) {
+    return other instanceof LaunchRequest that
+        && that.argv.equals(argv)
+        && that.environment.equals(environment)
+        && that.workingDirectory.equals(workingDirectory)
+        && Arrays.equals(that.stdin, stdin)
+        && that.timeout.equals(timeout)
+        && that.stdoutLimit == stdoutLimit
+        && that.stderrLimit == stderrLimit;
+  }
+
+  /** Hashes all components, the stdin bytes by content. */
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        argv,
+        environment,
+        workingDirectory,
+        Arrays.hashCode(stdin),
+        timeout,
+        stdoutLimit,
+        stderrLimit);
+  }
+
+  /** Describes the request without the environment values or the stdin content. */
+  @Override
+  public String toString() {
+    return "LaunchRequest[argv="
+        + argv
+        + ", environment="
+        + environment.keySet().stream().sorted().toList()
+        + ", workingDirectory="
+        + workingDirectory
+        + ", stdin="
+        + stdin.length
+        + " bytes, timeout="
+        + timeout
+        + ", stdoutLimit="
+        + stdoutLimit
+        + ", stderrLimit="
+        + stderrLimit
+        + "]";
+  }
+
+  // Called from the compact constructor, before the fields are assigned.
+  private static void noNul(String what, String value) {
+    if (value.indexOf('\0') >= 0) {
+      throw new InvalidValueException(what, value.replace("\0", "\\0"), "must not contain NUL");
+    }
+  }
+
+  private static void checkLimit(String what, int limit) {
+    if (limit < 0 || limit > MAX_OUTPUT_LIMIT) {
+      throw new InvalidValueException(
+          what, Integer.toString(limit), "must be 0.." + MAX_OUTPUT_LIMIT);
+    }
+  }
+
+  /**
+   * A mutable, single-thread builder of {@link LaunchRequest}. Defaults: empty environment, the
+   * host's working directory, empty stdin, {@link #DEFAULT_TIMEOUT}, {@link #DEFAULT_OUTPUT_LIMIT}
+   * for both streams. Validation happens in {@link #build()}.
+   */
+  public static final class Builder {
+    private final List<String> argv;
+    private Map<String, String> environment = Map.of();
+    private Optional<Path> workingDirectory = Optional.empty();
+    private byte[] stdin = new byte[0];
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private int stdoutLimit = DEFAULT_OUTPUT_LIMIT;
+    private int stderrLimit = DEFAULT_OUTPUT_LIMIT;
+
+    private Builder(List<String> argv) {
+      this.argv = new ArrayList<>(Objects.requireNonNull(argv, "argv"));
+    }
+
+    /** Sets the complete environment of the process (copied). Default: empty. */
+    public Builder environment(Map<String, String> environment) {
+      this.environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
+      return this;
+    }
+
+    /** Sets the working directory. Default: the host's current directory. */
+    public Builder workingDirectory(Path directory) {
+      this.workingDirectory = Optional.of(Objects.requireNonNull(directory, "directory"));
+      return this;
+    }
+
+    /** Sets the stdin bytes (copied). Default: none, stdin is closed at once. */
+    public Builder stdin(byte[] bytes) {
+      this.stdin = Objects.requireNonNull(bytes, "bytes").clone();
+      return this;
+    }
+
+    /** Sets the timeout. Default: {@link LaunchRequest#DEFAULT_TIMEOUT}. */
+    public Builder timeout(Duration timeout) {
+      this.timeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /** Sets the stdout limit. Default: {@link LaunchRequest#DEFAULT_OUTPUT_LIMIT}. */
+    public Builder stdoutLimit(int limit) {
+      this.stdoutLimit = limit;
+      return this;
+    }
+
+    /** Sets the stderr limit. Default: {@link LaunchRequest#DEFAULT_OUTPUT_LIMIT}. */
+    public Builder stderrLimit(int limit) {
+      this.stderrLimit = limit;
+      return this;
+    }
+
+    /** Builds and validates the request (see {@link LaunchRequest#LaunchRequest}). */
+    public LaunchRequest build() {
+      return new LaunchRequest(
+          argv, environment, workingDirectory, stdin, timeout, stdoutLimit, stderrLimit);
+    }
+  }
+}

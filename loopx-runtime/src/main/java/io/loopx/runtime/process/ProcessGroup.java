@@ -1,0 +1,278 @@
+package io.loopx.runtime.process;
+
+import com.google.common.util.concurrent.Uninterruptibles;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The process group (and session) that a provider leads after {@code setsid}: its id is the
+ * provider's pid. Knows how to find its live members in {@code /proc} and how to terminate all of
+ * them.
+ *
+ * <p>Signalling: the whole group at once with {@code kill -SIG -- -ID} (the kernel signals every
+ * member atomically, so a member cannot fork past it), then, through {@link ProcessHandle} (which
+ * checks the start time, so a recycled pid is never hit), every live member of the session that is
+ * not in the group (a descendant that moved to another group with {@code setpgid}) and, when the
+ * {@code kill} command cannot run, every member. When the group signal reached nobody (for example
+ * in the instant before {@code setsid} ran), the leader is signalled through its own handle.
+ * Membership is read from {@code /proc/PID/stat}; zombies do not count (they are dead and will be
+ * reaped by their parent).
+ *
+ * <p>Each membership check reads the {@code stat} file of every process in {@code /proc}: one scan
+ * per run when nothing is left, a few per termination.
+ *
+ * <p>Descendants that call {@code setsid} themselves (or double-fork and then do so) are in another
+ * session and group, and escape: they are not found and not signalled.
+ */
+final class ProcessGroup {
+  private static final Path PROC = Path.of("/proc");
+  private static final Duration KILL_BOUND = Duration.ofSeconds(5);
+  private static final Duration KILL_RETRY = Duration.ofMillis(250);
+  private static final Duration KILL_COMMAND_BOUND = Duration.ofSeconds(2);
+  private static final long MAX_POLL_MILLIS = 16;
+
+  /** One live process whose group or session is ours. */
+  record Member(long pid, long group, long session) {}
+
+  private enum Signal {
+    TERM,
+    KILL;
+
+    void send(ProcessHandle handle) {
+      if (this == TERM) {
+        handle.destroy();
+      } else {
+        handle.destroyForcibly();
+      }
+    }
+  }
+
+  /** What {@code kill -SIG -- -ID} achieved. */
+  private enum GroupKill {
+    /** At least one member of the group was signalled. */
+    SIGNALLED,
+    /** The command ran but found no member (not yet, or no longer, a group). */
+    NO_MEMBER,
+    /** The command could not run. */
+    FAILED
+  }
+
+  private final long id;
+  private final Process leader;
+  private final Optional<Path> killCommand;
+  private final boolean groupSignalAllowed;
+
+  ProcessGroup(Process leader, Optional<Path> killCommand) {
+    this.id = leader.pid();
+    this.leader = leader;
+    this.killCommand = killCommand;
+    // Never signal a group that could contain this JVM (defensive: a pgid is the pid of a live
+    // group's creator, so the child's pid cannot name our group).
+    long self = ProcessHandle.current().pid();
+    this.groupSignalAllowed = id > 1 && id != self && ownGroup().orElse(id) != id;
+  }
+
+  /**
+   * Returns the live (non-zombie) members of the group or session {@code id}, or empty when {@code
+   * /proc} cannot be listed.
+   */
+  static Optional<List<Member>> members(long id) {
+    List<Member> members = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (!isNumber(name)) {
+          continue;
+        }
+        Optional<Stat> stat = readStat(entry);
+        if (stat.isPresent()
+            && stat.get().live()
+            && (stat.get().group() == id || stat.get().session() == id)) {
+          members.add(new Member(Long.parseLong(name), stat.get().group(), stat.get().session()));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+    return Optional.of(List.copyOf(members));
+  }
+
+  /**
+   * Terminates everything left: nothing when nothing is alive; else SIGTERM, up to {@code grace}
+   * for it to take effect, then SIGKILL, repeated until everything is gone or a safety bound passes
+   * (only a process in uninterruptible sleep can outlive it).
+   */
+  void terminate(Duration grace) {
+    Optional<List<Member>> found = members(id);
+    if (found.isEmpty()) {
+      // No /proc: signal blindly and watch only the leader.
+      signal(Signal.TERM, List.of());
+      if (!pollUntil(grace, () -> !leader.isAlive())) {
+        signal(Signal.KILL, List.of());
+        pollUntil(KILL_BOUND, () -> !leader.isAlive());
+      }
+      return;
+    }
+    if (!leader.isAlive() && found.get().isEmpty()) {
+      return;
+    }
+    signal(Signal.TERM, found.get());
+    if (awaitGone(grace)) {
+      return;
+    }
+    long start = System.nanoTime();
+    do {
+      signal(Signal.KILL, members(id).orElse(List.of()));
+      if (awaitGone(KILL_RETRY)) {
+        return;
+      }
+    } while (System.nanoTime() - start < KILL_BOUND.toNanos());
+  }
+
+  /** Returns whether the leader or any live member of the group or session remains. */
+  private boolean alive() {
+    if (leader.isAlive()) {
+      return true;
+    }
+    Optional<List<Member>> members = members(id);
+    return members.isPresent() && !members.get().isEmpty();
+  }
+
+  private void signal(Signal signal, List<Member> members) {
+    GroupKill groupKill = groupSignalAllowed ? runKillCommand(signal) : GroupKill.FAILED;
+    boolean groupDone = groupKill == GroupKill.SIGNALLED;
+    for (Member member : members) {
+      if (member.pid() != id && (!groupDone || member.group() != id)) {
+        ProcessHandle.of(member.pid()).ifPresent(signal::send);
+      }
+    }
+    if (!groupDone && leader.isAlive()) {
+      // Also covers the instant before setsid ran, when the leader is not in its group yet.
+      // Through the handle: Process.destroy() would also close the pipes under the drain threads.
+      signal.send(leader.toHandle());
+    }
+  }
+
+  private GroupKill runKillCommand(Signal signal) {
+    if (killCommand.isEmpty()) {
+      return GroupKill.FAILED;
+    }
+    try {
+      Process kill =
+          new ProcessBuilder(killCommand.get().toString(), "-" + signal.name(), "--", "-" + id)
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .redirectError(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      if (!waitUninterruptibly(kill, KILL_COMMAND_BOUND)) {
+        kill.destroyForcibly();
+        return GroupKill.FAILED;
+      }
+      return kill.exitValue() == 0 ? GroupKill.SIGNALLED : GroupKill.NO_MEMBER;
+    } catch (IOException | RuntimeException e) {
+      return GroupKill.FAILED;
+    }
+  }
+
+  private boolean awaitGone(Duration bound) {
+    return pollUntil(bound, () -> !alive());
+  }
+
+  private static boolean pollUntil(Duration bound, BooleanSupplier done) {
+    long start = System.nanoTime();
+    long pause = 1;
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() - start >= bound.toNanos()) {
+        return false;
+      }
+      Uninterruptibles.sleepUninterruptibly(pause, TimeUnit.MILLISECONDS);
+      pause = Math.min(pause * 2, MAX_POLL_MILLIS);
+    }
+    return true;
+  }
+
+  private static boolean waitUninterruptibly(Process process, Duration bound) {
+    boolean interrupted = false;
+    long start = System.nanoTime();
+    try {
+      while (true) {
+        try {
+          return process.waitFor(
+              bound.toNanos() - (System.nanoTime() - start), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static OptionalLong ownGroup() {
+    Optional<Stat> stat = readStat(PROC.resolve("self"));
+    return stat.isPresent() ? OptionalLong.of(stat.get().group()) : OptionalLong.empty();
+  }
+
+  /** The fields of {@code /proc/PID/stat} that matter here. */
+  record Stat(char state, long group, long session) {
+    boolean live() {
+      return state != 'Z' && state != 'X' && state != 'x';
+    }
+  }
+
+  /** Reads and parses {@code dir/stat}; empty when the process vanished or it cannot be parsed. */
+  static Optional<Stat> readStat(Path processDirectory) {
+    try {
+      return parseStat(
+          new String(Files.readAllBytes(processDirectory.resolve("stat")), StandardCharsets.UTF_8));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Parses a {@code stat} line: {@code pid (comm) state ppid pgrp session ...}. The command name
+   * may contain spaces and parentheses, so the fields are read after the last {@code ')'}.
+   */
+  static Optional<Stat> parseStat(String line) {
+    int close = line.lastIndexOf(')');
+    if (close < 0 || close + 2 > line.length()) {
+      return Optional.empty();
+    }
+    String[] fields = line.substring(close + 2).trim().split(" ");
+    if (fields.length < 4 || fields[0].length() != 1) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          new Stat(fields[0].charAt(0), Long.parseLong(fields[2]), Long.parseLong(fields[3])));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean isNumber(String name) {
+    if (name.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+}
