@@ -63,7 +63,8 @@ final class Es6Numbers {
       throw new InvalidValueException(
           WHAT, number.toString(), "is an integer beyond ±2^53 (I-JSON, RFC 7493 §2.2)");
     }
-    double d = number.doubleValue();
+    // Jackson 3's DecimalNode.doubleValue() throws beyond the double range; BigDecimal gives ±inf.
+    double d = number.isBigDecimal() ? number.decimalValue().doubleValue() : number.doubleValue();
     if (!Double.isFinite(d)) {
       throw new InvalidValueException(
           WHAT, number.toString(), "has no finite double value (NaN and infinities are not JSON)");

@@ -360,14 +360,23 @@ public final class StrictJson {
         cause);
   }
 
+  /**
+   * Reports a stream error. Jackson itself checks surrogate escapes in keys (not in string values,
+   * which {@link #checkSurrogates} checks); its errors about them are lone surrogates.
+   */
   private static InvalidJsonException malformed(RuntimeException e) {
-    String detail;
     if (e instanceof JacksonException je) {
-      detail = je.getOriginalMessage() + " (at " + where(je.getLocation()) + ")";
-    } else {
-      detail = "bad number: " + e.getMessage();
+      String message = String.valueOf(je.getOriginalMessage());
+      String at = " (at " + where(je.getLocation()) + ")";
+      if (message.toLowerCase(Locale.ROOT).contains("surrogate")) {
+        return new InvalidJsonException(
+            Reason.LONE_SURROGATE, "JSON key holds a lone surrogate (I-JSON): " + message + at, e);
+      }
+      return new InvalidJsonException(
+          Reason.MALFORMED, "JSON input is malformed: " + message + at, e);
     }
-    return new InvalidJsonException(Reason.MALFORMED, "JSON input is malformed: " + detail, e);
+    return new InvalidJsonException(
+        Reason.MALFORMED, "JSON input is malformed: bad number: " + e.getMessage(), e);
   }
 
   private static String where(@Nullable TokenStreamLocation location) {
