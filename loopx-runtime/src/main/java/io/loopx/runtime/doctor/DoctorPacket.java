@@ -61,7 +61,7 @@ public record DoctorPacket(
       Optional<ProbeOutcome> probe) {
     ExtensionId id = manifest.id();
     String version = manifest.version();
-    Optional<String> probed = observation.identity();
+    Optional<String> probed = observation.resolvedIdentity();
     if (!enabled) {
       return blocked(id, version, DoctorStatus.DISABLED, probed, Optional.empty());
     }
@@ -104,8 +104,7 @@ public record DoctorPacket(
       DoctorStatus status,
       Optional<String> probed,
       Optional<DoctorFailure> failure) {
-    return new DoctorPacket(
-        id, version, status, false, false, Optional.empty(), probed, failure);
+    return new DoctorPacket(id, version, status, false, false, Optional.empty(), probed, failure);
   }
 
   /** A doctor packet is always {@code ok}: the status says how the runtime is. */

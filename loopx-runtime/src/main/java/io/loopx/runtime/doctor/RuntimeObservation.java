@@ -15,8 +15,7 @@ public sealed interface RuntimeObservation {
    * @param identity the runtime identity digest (64 lowercase hex)
    * @param entrypointPath the absolute launcher path for an {@code entrypoint} runtime
    */
-  record Resolved(String identity, Optional<String> entrypointPath)
-      implements RuntimeObservation {
+  record Resolved(String identity, Optional<String> entrypointPath) implements RuntimeObservation {
     /** Rejects nulls. */
     public Resolved {
       Objects.requireNonNull(identity, "identity");
@@ -37,7 +36,7 @@ public sealed interface RuntimeObservation {
   }
 
   /** Returns the identity when resolved. */
-  default Optional<String> identity() {
+  default Optional<String> resolvedIdentity() {
     return this instanceof Resolved r ? Optional.of(r.identity()) : Optional.empty();
   }
 }

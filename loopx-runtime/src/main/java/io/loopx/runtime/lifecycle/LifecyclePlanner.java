@@ -98,7 +98,7 @@ public final class LifecyclePlanner {
    * bound to the active revision, the runtime resolves, and its identity is verified.
    */
   public static boolean fresh(ExtensionRecord record, RuntimeObservation runtime) {
-    return runtime.identity().map(record::proofCovers).orElse(false);
+    return runtime.resolvedIdentity().map(record::proofCovers).orElse(false);
   }
 
   private static LifecyclePlan planInstall(
@@ -109,8 +109,16 @@ public final class LifecyclePlanner {
     if (!execute) {
       return LifecyclePlan.succeed(
           new ActivationReceipt(
-              "install", true, false, m.id(), m.version(), m.revision(), Optional.empty(),
-              Optional.empty(), packet, false),
+              "install",
+              true,
+              false,
+              m.id(),
+              m.version(),
+              m.revision(),
+              Optional.empty(),
+              Optional.empty(),
+              packet,
+              false),
           List.of());
     }
     if (!packet.ready()) {
@@ -120,8 +128,16 @@ public final class LifecyclePlanner {
         ExtensionRecord.installed(snapshot(m, o.runtime()), packet.entrypointIdentity());
     return LifecyclePlan.succeed(
         new ActivationReceipt(
-            "install", false, true, m.id(), m.version(), m.revision(), Optional.empty(),
-            Optional.of(true), packet, false),
+            "install",
+            false,
+            true,
+            m.id(),
+            m.version(),
+            m.revision(),
+            Optional.empty(),
+            Optional.of(true),
+            packet,
+            false),
         List.of(new EntryChange(m.id(), Optional.empty(), Optional.of(record))));
   }
 
@@ -135,8 +151,16 @@ public final class LifecyclePlanner {
     if (!execute) {
       return LifecyclePlan.succeed(
           new ActivationReceipt(
-              "upgrade", true, false, m.id(), m.version(), m.revision(), previous,
-              Optional.empty(), packet, true),
+              "upgrade",
+              true,
+              false,
+              m.id(),
+              m.version(),
+              m.revision(),
+              previous,
+              Optional.empty(),
+              packet,
+              true),
           List.of());
     }
     if (!packet.ready()) {
@@ -146,8 +170,16 @@ public final class LifecyclePlanner {
         current.upgradedTo(snapshot(m, o.runtime()), packet.entrypointIdentity());
     return LifecyclePlan.succeed(
         new ActivationReceipt(
-            "upgrade", false, true, m.id(), m.version(), m.revision(), previous,
-            Optional.of(true), packet, true),
+            "upgrade",
+            false,
+            true,
+            m.id(),
+            m.version(),
+            m.revision(),
+            previous,
+            Optional.of(true),
+            packet,
+            true),
         List.of(new EntryChange(m.id(), Optional.of(current), Optional.of(next))));
   }
 
@@ -155,11 +187,18 @@ public final class LifecyclePlanner {
       ActivationState state, Enable command, boolean execute, Map<ExtensionId, Observation> obs) {
     ExtensionRecord r = installed(state, command.id());
     Observation o = observation(obs, r.id());
-    DoctorPacket packet = DoctorPacket.evaluate(r.active().manifest(), true, o.runtime(), o.probe());
+    DoctorPacket packet =
+        DoctorPacket.evaluate(r.active().manifest(), true, o.runtime(), o.probe());
     if (!execute) {
       return LifecyclePlan.succeed(
           new ToggleReceipt(
-              "enable", true, false, !r.enabled(), r.id(), r.enabled(), r.activeRevision(),
+              "enable",
+              true,
+              false,
+              !r.enabled(),
+              r.id(),
+              r.enabled(),
+              r.activeRevision(),
               Optional.of(packet)),
           List.of());
     }
@@ -175,7 +214,13 @@ public final class LifecyclePlanner {
         r.withEnabled(true).withVerified(r.activeRevision(), packet.entrypointIdentity().get());
     return LifecyclePlan.succeed(
         new ToggleReceipt(
-            "enable", false, !r.enabled(), !r.enabled(), r.id(), true, r.activeRevision(),
+            "enable",
+            false,
+            !r.enabled(),
+            !r.enabled(),
+            r.id(),
+            true,
+            r.activeRevision(),
             Optional.of(packet)),
         List.of(change(r, next)));
   }
@@ -186,13 +231,25 @@ public final class LifecyclePlanner {
     if (!execute) {
       return LifecyclePlan.succeed(
           new ToggleReceipt(
-              "disable", true, false, r.enabled(), r.id(), r.enabled(), r.activeRevision(),
+              "disable",
+              true,
+              false,
+              r.enabled(),
+              r.id(),
+              r.enabled(),
+              r.activeRevision(),
               Optional.empty()),
           List.of());
     }
     return LifecyclePlan.succeed(
         new ToggleReceipt(
-            "disable", false, r.enabled(), r.enabled(), r.id(), false, r.activeRevision(),
+            "disable",
+            false,
+            r.enabled(),
+            r.enabled(),
+            r.id(),
+            false,
+            r.activeRevision(),
             Optional.empty()),
         List.of(change(r, r.withEnabled(false))));
   }
@@ -206,8 +263,14 @@ public final class LifecyclePlanner {
     if (!execute) {
       return LifecyclePlan.succeed(
           new RollbackReceipt(
-              true, false, r.id(), target.version(), target.revision(), r.activeRevision(),
-              r.enabled(), packet),
+              true,
+              false,
+              r.id(),
+              target.version(),
+              target.revision(),
+              r.activeRevision(),
+              r.enabled(),
+              packet),
           List.of());
     }
     if (!packet.ready()) {
@@ -215,7 +278,13 @@ public final class LifecyclePlanner {
     }
     return LifecyclePlan.succeed(
         new RollbackReceipt(
-            false, true, r.id(), target.version(), target.revision(), r.activeRevision(), true,
+            false,
+            true,
+            r.id(),
+            target.version(),
+            target.revision(),
+            r.activeRevision(),
+            true,
             packet),
         List.of(change(r, r.rolledBack(packet.entrypointIdentity().get()))));
   }

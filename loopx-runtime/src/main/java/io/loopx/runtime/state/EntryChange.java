@@ -5,8 +5,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A compare-and-set change of one state entry: the entry must still equal {@code expected} under the
- * lock, then it becomes {@code replacement} (empty = absent).
+ * A compare-and-set change of one state entry: the entry must still equal {@code expected} under
+ * the lock, then it becomes {@code replacement} (empty = absent).
  *
  * @param id the extension id
  * @param expected the entry as read before planning (empty = not installed)

@@ -85,7 +85,9 @@ public record ExtensionRecord(
     return new InvalidValueException("extension state entry", id.value(), rule);
   }
 
-  /** Returns the record of a first install: enabled, active, no rollback, proof for the identity. */
+  /**
+   * Returns the record of a first install: enabled, active, no rollback, proof for the identity.
+   */
   public static ExtensionRecord installed(RevisionSnapshot snapshot, Optional<String> identity) {
     return new ExtensionRecord(
         snapshot.manifest().id(),
@@ -132,8 +134,8 @@ public record ExtensionRecord(
 
   /**
    * Returns a copy whose proof records {@code identity} as verified for {@code revision}: appended
-   * as the newest identity when the proof is already bound to that revision (the oldest dropped past
-   * 32), otherwise a new proof with just this identity.
+   * as the newest identity when the proof is already bound to that revision (the oldest dropped
+   * past 32), otherwise a new proof with just this identity.
    */
   public ExtensionRecord withVerified(Revision revision, String identity) {
     List<String> identities = new ArrayList<>();
@@ -210,8 +212,8 @@ public record ExtensionRecord(
   }
 
   /**
-   * Keeps the newest {@link #MAX_REVISIONS} snapshots of {@code history} (oldest first), dropping the
-   * oldest first but never {@code active} or {@code rollback}.
+   * Keeps the newest {@link #MAX_REVISIONS} snapshots of {@code history} (oldest first), dropping
+   * the oldest first but never {@code active} or {@code rollback}.
    */
   static List<RevisionSnapshot> bounded(
       List<RevisionSnapshot> history, Revision active, Revision rollback) {

@@ -27,8 +27,8 @@ import java.util.function.Consumer;
  * directory ({@code .state.json.tmp.*}, mode 0600), which is fsynced, atomically renamed over the
  * state file, after which the directory is fsynced. Leftover temp files are ignored by reads and
  * removed by the next write. Mutations hold an exclusive lock on {@code <state file>.lock} (in-JVM
- * lock plus an OS advisory lock), waited for at most {@link #DEFAULT_LOCK_TIMEOUT}. A symlink,
- * FIFO or other non-regular file at the state or lock path is refused without being followed.
+ * lock plus an OS advisory lock), waited for at most {@link #DEFAULT_LOCK_TIMEOUT}. A symlink, FIFO
+ * or other non-regular file at the state or lock path is refused without being followed.
  *
  * <p>Immutable and thread-safe; works on any {@link java.nio.file.FileSystem} (on Jimfs, OS locks
  * exclude nothing and directory fsync is skipped).
@@ -52,7 +52,9 @@ public final class FileActivationStore implements ActivationStore {
     this.observer = observer;
   }
 
-  /** Returns the store of the state file {@code stateFile} (lock at {@code stateFile + ".lock"}). */
+  /**
+   * Returns the store of the state file {@code stateFile} (lock at {@code stateFile + ".lock"}).
+   */
   public static FileActivationStore at(Path stateFile) {
     return new FileActivationStore(stateFile, DEFAULT_LOCK_TIMEOUT, step -> {});
   }
@@ -111,8 +113,7 @@ public final class FileActivationStore implements ActivationStore {
       for (EntryChange change : effective) {
         if (!current.get(change.id()).equals(change.expected())) {
           throw new LoopxException(
-              ErrorKind.STATE_CONFLICT,
-              "extension state changed during " + operation + "; retry");
+              ErrorKind.STATE_CONFLICT, "extension state changed during " + operation + "; retry");
         }
         next = next.with(change.id(), change.replacement());
       }

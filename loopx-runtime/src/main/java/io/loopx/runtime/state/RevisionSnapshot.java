@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One recorded revision of an installed extension: the validated manifest snapshot, its revision id,
- * and for an {@code entrypoint} runtime the launcher path resolved once at install or upgrade.
+ * One recorded revision of an installed extension: the validated manifest snapshot, its revision
+ * id, and for an {@code entrypoint} runtime the launcher path resolved once at install or upgrade.
  *
  * <p>Immutable. The revision always equals {@code manifest.revision()}.
  *

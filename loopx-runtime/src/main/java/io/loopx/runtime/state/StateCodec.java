@@ -24,6 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Reads and writes the {@code loopx_extension_state_v0} JSON document (package-private). */
 final class StateCodec {
+  private static final ManifestLoader LOADER = new ManifestLoader();
   private static final JsonMapper MAPPER =
       JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
   private static final Set<String> TOP_KEYS = Set.of("schema_version", "extensions");
@@ -47,7 +48,9 @@ final class StateCodec {
       root = StrictJson.parse(bytes);
     } catch (InvalidJsonException e) {
       throw new LoopxException(
-          ErrorKind.STATE_UNREADABLE, "extension runtime state is unreadable: " + e.getMessage(), e);
+          ErrorKind.STATE_UNREADABLE,
+          "extension runtime state is unreadable: " + e.getMessage(),
+          e);
     }
     if (!root.isObject()
         || !keys(root).equals(TOP_KEYS)
@@ -102,10 +105,12 @@ final class StateCodec {
   }
 
   private static RevisionSnapshot decodeRevision(String key, JsonNode r) {
-    require(r.isObject() && keys(r).equals(REVISION_KEYS), "revision fields do not match the schema");
+    require(
+        r.isObject() && keys(r).equals(REVISION_KEYS), "revision fields do not match the schema");
     ExtensionManifest manifest =
-        ManifestLoader.fromNormalizedJson(r.get("manifest"), "state entry `" + key + "`");
-    require(manifest.version().equals(text(r, "version")), "revision version differs from manifest");
+        LOADER.fromNormalizedJson(r.get("manifest"), "state entry `" + key + "`");
+    require(
+        manifest.version().equals(text(r, "version")), "revision version differs from manifest");
     Revision revision = Revision.of(text(r, "revision"));
     require(
         manifest.revision().equals(revision),

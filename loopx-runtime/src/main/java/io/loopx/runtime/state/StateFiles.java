@@ -34,7 +34,9 @@ final class StateFiles {
     if (!attrs.isRegularFile()) {
       throw new LoopxException(
           ErrorKind.STATE_UNREADABLE,
-          "extension runtime state path " + path + " is not a regular file (symlinks, FIFOs and"
+          "extension runtime state path "
+              + path
+              + " is not a regular file (symlinks, FIFOs and"
               + " directories are refused)");
     }
     return true;

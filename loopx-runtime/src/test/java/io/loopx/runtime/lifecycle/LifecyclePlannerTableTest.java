@@ -178,8 +178,7 @@ class LifecyclePlannerTableTest {
     "disabled,      true,  doctor_all,   nowrite,                        nowrite",
     "disabled,      true,  list,         nowrite,                        nowrite",
   })
-  void decisionTable(
-      String kind, boolean rollback, String name, String executed, String preview) {
+  void decisionTable(String kind, boolean rollback, String name, String executed, String preview) {
     ActivationState state = state(kind, rollback);
     LifecycleCommand command = command(name, state);
 

@@ -16,7 +16,8 @@ class ExtensionRecordTest {
 
   @Test
   void firstInstallIsEnabledWithoutRollbackAndProvenForItsIdentity() {
-    ExtensionRecord r = ExtensionRecord.installed(snapshot("ext", "1.0.0"), Optional.of(identity(1)));
+    ExtensionRecord r =
+        ExtensionRecord.installed(snapshot("ext", "1.0.0"), Optional.of(identity(1)));
 
     assertThat(r.enabled()).isTrue();
     assertThat(r.rollbackAvailable()).isFalse();
@@ -31,7 +32,8 @@ class ExtensionRecordTest {
       r = r.upgradedTo(snapshot("ext", Integer.toString(v)), Optional.of(identity(v)));
     }
 
-    assertThat(r.revisions()).extracting(RevisionSnapshot::version)
+    assertThat(r.revisions())
+        .extracting(RevisionSnapshot::version)
         .containsExactly("4", "5", "6", "7", "8");
     assertThat(r.active().version()).isEqualTo("8");
     assertThat(r.snapshot(r.rollbackRevision().orElseThrow()).orElseThrow().version())
@@ -88,7 +90,10 @@ class ExtensionRecordTest {
     for (int i = 1; i < 40; i++) {
       r = r.withVerified(r.activeRevision(), identity(i));
     }
-    assertThat(r.doctorVerifiedIdentities()).hasSize(32).startsWith(identity(8)).endsWith(identity(39));
+    assertThat(r.doctorVerifiedIdentities())
+        .hasSize(32)
+        .startsWith(identity(8))
+        .endsWith(identity(39));
   }
 
   @Test
