@@ -13,5 +13,9 @@ module io.loopx.runtime {
 
   exports io.loopx.runtime.identity;
   exports io.loopx.runtime.process;
+  exports io.loopx.runtime;
   exports io.loopx.runtime.manifest;
+  exports io.loopx.runtime.state;
+  exports io.loopx.runtime.doctor;
+  exports io.loopx.runtime.lifecycle;
 }

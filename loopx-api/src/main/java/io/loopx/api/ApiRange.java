@@ -45,12 +45,20 @@ public final class ApiRange {
             "each comma-separated clause must be (>=|<=|==|>|<)? followed by an integer");
       }
       String op = m.group(1) == null ? "==" : m.group(1);
-      String digits = m.group(2);
+      String digits = stripLeadingZeros(m.group(2));
       // Integers beyond int range cannot equal an int version: clamp keeps comparison semantics.
       long bound = digits.length() > 10 ? Long.MAX_VALUE : Long.parseLong(digits);
       clauses.add(new Clause(op, bound));
     }
     return new ApiRange(text, clauses);
+  }
+
+  private static String stripLeadingZeros(String digits) {
+    int i = 0;
+    while (i < digits.length() - 1 && digits.charAt(i) == '0') {
+      i++;
+    }
+    return digits.substring(i);
   }
 
   /** Returns whether every clause admits {@code version}. */

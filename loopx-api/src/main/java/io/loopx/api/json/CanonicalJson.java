@@ -1,6 +1,7 @@
 package io.loopx.api.json;
 
 import io.loopx.api.Digest;
+import io.loopx.api.InvalidValueException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -14,20 +15,32 @@ import tools.jackson.databind.JsonNode;
  * RFC 8785 JSON Canonicalization Scheme: object keys sorted by UTF-16 code units, no whitespace,
  * minimal string escaping, ES6 number form, UTF-8 bytes.
  *
- * <p>Stateless and thread-safe. Inputs must be JSON trees (objects, arrays, strings, numbers,
- * booleans, null); other node types are rejected with {@link IllegalArgumentException}.
+ * <p>Stateless and thread-safe. Inputs must be I-JSON trees: objects, arrays, strings, numbers,
+ * booleans and null. Everything else is rejected with an {@link InvalidValueException}: other node
+ * types (missing, binary, POJO), strings or keys holding a lone surrogate (they have no UTF-8
+ * form), integral numbers beyond ±2<sup>53</sup>, NaN and infinities.
  */
 public final class CanonicalJson {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
   private CanonicalJson() {}
 
-  /** Returns the canonical JSON text of {@code node}. */
+  /**
+   * Returns the canonical JSON text of {@code node}.
+   *
+   * @throws InvalidValueException if the tree is not I-JSON (see the class comment)
+   */
   public static String toText(JsonNode node) {
     StringBuilder out = new StringBuilder();
     write(node, out);
     return out.toString();
   }
 
-  /** Returns the canonical JSON of {@code node} as UTF-8 bytes. */
+  /**
+   * Returns the canonical JSON of {@code node} as UTF-8 bytes.
+   *
+   * @throws InvalidValueException if the tree is not I-JSON (see the class comment)
+   */
   public static byte[] toBytes(JsonNode node) {
     return toText(node).getBytes(StandardCharsets.UTF_8);
   }
@@ -85,7 +98,8 @@ public final class CanonicalJson {
     } else if (node.isNull()) {
       out.append("null");
     } else {
-      throw new IllegalArgumentException("not a JSON value: " + node.getNodeType());
+      throw new InvalidValueException(
+          "canonical JSON value", String.valueOf(node.getNodeType()), "is not a JSON value");
     }
   }
 
@@ -103,7 +117,19 @@ public final class CanonicalJson {
         case '\t' -> out.append("\\t");
         default -> {
           if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
+            // RFC 8785 §3.2.2.2: any other control as a u00hh escape with lowercase hex.
+            out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xf]);
+          } else if (Character.isSurrogate(c)) {
+            if (Character.isHighSurrogate(c)
+                && i + 1 < s.length()
+                && Character.isLowSurrogate(s.charAt(i + 1))) {
+              out.append(c).append(s.charAt(++i));
+            } else {
+              throw new InvalidValueException(
+                  "canonical JSON string",
+                  s,
+                  String.format("contains a lone surrogate U+%04X at index %d", (int) c, i));
+            }
           } else {
             out.append(c);
           }

@@ -1,0 +1,77 @@
+package io.loopx.runtime.lifecycle;
+
+import io.loopx.api.ExtensionId;
+import io.loopx.api.Revision;
+import io.loopx.runtime.Receipt;
+import io.loopx.runtime.doctor.DoctorPacket;
+import java.util.Objects;
+import java.util.Optional;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Receipt of {@code install} and {@code upgrade} ({@code loopx_extension_operation_v0}).
+ *
+ * @param operation {@code install} or {@code upgrade}
+ * @param dryRun whether this was a preview
+ * @param changed whether state was written
+ * @param extensionId the extension
+ * @param version the candidate's version
+ * @param revision the candidate's revision
+ * @param previousRevision the previously active revision (empty on install)
+ * @param enabled {@code true} when executed, empty in a preview
+ * @param doctor the candidate's doctor packet
+ * @param rollbackAvailable whether a rollback revision is (or would be) recorded
+ */
+public record ActivationReceipt(
+    String operation,
+    boolean dryRun,
+    boolean changed,
+    ExtensionId extensionId,
+    String version,
+    Revision revision,
+    Optional<Revision> previousRevision,
+    Optional<Boolean> enabled,
+    DoctorPacket doctor,
+    boolean rollbackAvailable)
+    implements Receipt {
+
+  /** Rejects nulls. */
+  public ActivationReceipt {
+    Objects.requireNonNull(operation, "operation");
+    Objects.requireNonNull(extensionId, "extensionId");
+    Objects.requireNonNull(version, "version");
+    Objects.requireNonNull(revision, "revision");
+    Objects.requireNonNull(previousRevision, "previousRevision");
+    Objects.requireNonNull(enabled, "enabled");
+    Objects.requireNonNull(doctor, "doctor");
+  }
+
+  @Override
+  public boolean ok() {
+    return true;
+  }
+
+  @Override
+  public String schemaVersion() {
+    return Receipts.OPERATION_SCHEMA;
+  }
+
+  @Override
+  public ObjectNode toJson() {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.put("ok", ok());
+    o.put("schema_version", schemaVersion());
+    o.put("operation", operation);
+    o.put("dry_run", dryRun);
+    o.put("changed", changed);
+    o.put("extension_id", extensionId.value());
+    o.put("version", version);
+    o.put("revision", revision.value());
+    Receipts.putOptional(o, "previous_revision", previousRevision);
+    Receipts.putOptional(o, "enabled", enabled);
+    o.set("doctor", doctor.toJson());
+    o.put("rollback_available", rollbackAvailable);
+    return o;
+  }
+}

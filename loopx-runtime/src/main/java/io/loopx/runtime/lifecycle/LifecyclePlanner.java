@@ -1,0 +1,437 @@
+package io.loopx.runtime.lifecycle;
+
+import io.loopx.api.ErrorKind;
+import io.loopx.api.ExtensionId;
+import io.loopx.api.LoopxException;
+import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.runtime.doctor.DoctorPacket;
+import io.loopx.runtime.doctor.DoctorStatus;
+import io.loopx.runtime.doctor.RuntimeObservation;
+import io.loopx.runtime.lifecycle.LifecycleCommand.Disable;
+import io.loopx.runtime.lifecycle.LifecycleCommand.Doctor;
+import io.loopx.runtime.lifecycle.LifecycleCommand.Enable;
+import io.loopx.runtime.lifecycle.LifecycleCommand.Install;
+import io.loopx.runtime.lifecycle.LifecycleCommand.Rollback;
+import io.loopx.runtime.lifecycle.LifecycleCommand.Upgrade;
+import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.EntryChange;
+import io.loopx.runtime.state.ExtensionRecord;
+import io.loopx.runtime.state.RevisionSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The lifecycle decisions, as pure functions of (state, command, observations).
+ *
+ * <p>{@link #targets} checks a command's preconditions and names the runtimes to observe; {@link
+ * #plan} re-checks the preconditions and decides the receipt, the state changes (applied by the
+ * caller only when executing) or the error. Neither performs I/O. Thread-safe (stateless).
+ */
+public final class LifecyclePlanner {
+  private LifecyclePlanner() {}
+
+  /**
+   * Checks the preconditions of {@code command} against {@code state} and returns the runtimes that
+   * must be observed (and, when {@code execute}, probed) before planning.
+   *
+   * @throws LoopxException a precondition error ({@code NOT_INSTALLED}, {@code ALREADY_INSTALLED},
+   *     {@code REVISION_ALREADY_ACTIVE}, {@code NO_ROLLBACK_REVISION}, {@code MANIFEST_INVALID})
+   */
+  public static List<Target> targets(
+      ActivationState state, LifecycleCommand command, boolean execute) {
+    return switch (command.kind()) {
+      case INSTALL -> {
+        ExtensionManifest m = checkInstall(state, (Install) command);
+        yield List.of(new Target(m.id(), m, Optional.empty(), true, execute));
+      }
+      case UPGRADE -> {
+        ExtensionManifest m = ((Upgrade) command).manifest();
+        checkUpgrade(state, m);
+        yield List.of(new Target(m.id(), m, Optional.empty(), true, execute));
+      }
+      case ENABLE -> List.of(active(installed(state, ((Enable) command).id()), execute));
+      case DISABLE -> {
+        installed(state, ((Disable) command).id());
+        yield List.of();
+      }
+      case ROLLBACK -> {
+        ExtensionRecord r = installed(state, ((Rollback) command).id());
+        RevisionSnapshot t = rollbackTarget(r);
+        yield List.of(new Target(r.id(), t.manifest(), t.entrypointPath(), false, execute));
+      }
+      case DOCTOR -> {
+        ExtensionRecord r = installed(state, ((Doctor) command).id());
+        yield List.of(active(r, execute && r.enabled()));
+      }
+      case DOCTOR_ALL_ENABLED -> enabledTargets(state, execute);
+      case LIST -> enabledTargets(state, false);
+    };
+  }
+
+  /**
+   * Decides the outcome of {@code command}. {@code observed} must hold an observation for every
+   * target of {@link #targets} (with a probe outcome exactly when the target asked for a probe).
+   *
+   * @throws LoopxException a precondition error, as for {@link #targets}
+   */
+  public static LifecyclePlan plan(
+      ActivationState state,
+      LifecycleCommand command,
+      boolean execute,
+      Map<ExtensionId, Observation> observed) {
+    return switch (command.kind()) {
+      case INSTALL -> planInstall(state, (Install) command, execute, observed);
+      case UPGRADE -> planUpgrade(state, (Upgrade) command, execute, observed);
+      case ENABLE -> planEnable(state, (Enable) command, execute, observed);
+      case DISABLE -> planDisable(state, (Disable) command, execute);
+      case ROLLBACK -> planRollback(state, (Rollback) command, execute, observed);
+      case DOCTOR -> planDoctor(state, (Doctor) command, execute, observed);
+      case DOCTOR_ALL_ENABLED -> planDoctorAll(state, execute, observed);
+      case LIST -> planList(state, observed);
+    };
+  }
+
+  /**
+   * Returns whether {@code record}'s doctor proof is fresh for the observed runtime: the proof is
+   * bound to the active revision, the runtime resolves, and its identity is verified.
+   */
+  public static boolean fresh(ExtensionRecord record, RuntimeObservation runtime) {
+    return runtime.resolvedIdentity().map(record::proofCovers).orElse(false);
+  }
+
+  private static LifecyclePlan planInstall(
+      ActivationState state, Install command, boolean execute, Map<ExtensionId, Observation> obs) {
+    ExtensionManifest m = checkInstall(state, command);
+    Observation o = observation(obs, m.id());
+    DoctorPacket packet = DoctorPacket.evaluate(m, true, o.runtime(), o.probe());
+    if (!execute) {
+      return LifecyclePlan.succeed(
+          new ActivationReceipt(
+              "install",
+              true,
+              false,
+              m.id(),
+              m.version(),
+              m.revision(),
+              Optional.empty(),
+              Optional.empty(),
+              packet,
+              false),
+          List.of());
+    }
+    if (!packet.ready()) {
+      return LifecyclePlan.fail(notReady("doctor", packet), List.of());
+    }
+    ExtensionRecord record =
+        ExtensionRecord.installed(snapshot(m, o.runtime()), packet.entrypointIdentity());
+    return LifecyclePlan.succeed(
+        new ActivationReceipt(
+            "install",
+            false,
+            true,
+            m.id(),
+            m.version(),
+            m.revision(),
+            Optional.empty(),
+            Optional.of(true),
+            packet,
+            false),
+        List.of(new EntryChange(m.id(), Optional.empty(), Optional.of(record))));
+  }
+
+  private static LifecyclePlan planUpgrade(
+      ActivationState state, Upgrade command, boolean execute, Map<ExtensionId, Observation> obs) {
+    ExtensionManifest m = command.manifest();
+    ExtensionRecord current = checkUpgrade(state, m);
+    Observation o = observation(obs, m.id());
+    DoctorPacket packet = DoctorPacket.evaluate(m, true, o.runtime(), o.probe());
+    Optional<io.loopx.api.Revision> previous = Optional.of(current.activeRevision());
+    if (!execute) {
+      return LifecyclePlan.succeed(
+          new ActivationReceipt(
+              "upgrade",
+              true,
+              false,
+              m.id(),
+              m.version(),
+              m.revision(),
+              previous,
+              Optional.empty(),
+              packet,
+              true),
+          List.of());
+    }
+    if (!packet.ready()) {
+      return LifecyclePlan.fail(notReady("doctor", packet), List.of());
+    }
+    ExtensionRecord next =
+        current.upgradedTo(snapshot(m, o.runtime()), packet.entrypointIdentity());
+    return LifecyclePlan.succeed(
+        new ActivationReceipt(
+            "upgrade",
+            false,
+            true,
+            m.id(),
+            m.version(),
+            m.revision(),
+            previous,
+            Optional.of(true),
+            packet,
+            true),
+        List.of(new EntryChange(m.id(), Optional.of(current), Optional.of(next))));
+  }
+
+  private static LifecyclePlan planEnable(
+      ActivationState state, Enable command, boolean execute, Map<ExtensionId, Observation> obs) {
+    ExtensionRecord r = installed(state, command.id());
+    Observation o = observation(obs, r.id());
+    DoctorPacket packet =
+        DoctorPacket.evaluate(r.active().manifest(), true, o.runtime(), o.probe());
+    if (!execute) {
+      return LifecyclePlan.succeed(
+          new ToggleReceipt(
+              "enable",
+              true,
+              false,
+              !r.enabled(),
+              r.id(),
+              r.enabled(),
+              r.activeRevision(),
+              Optional.of(packet)),
+          List.of());
+    }
+    if (!packet.ready()) {
+      List<EntryChange> revoke =
+          packet
+              .probedEntrypointIdentity()
+              .map(i -> List.of(change(r, r.withRevoked(i))))
+              .orElse(List.of());
+      return LifecyclePlan.fail(notReady("enable doctor", packet), revoke);
+    }
+    ExtensionRecord next =
+        r.withEnabled(true).withVerified(r.activeRevision(), packet.entrypointIdentity().get());
+    return LifecyclePlan.succeed(
+        new ToggleReceipt(
+            "enable",
+            false,
+            !r.enabled(),
+            !r.enabled(),
+            r.id(),
+            true,
+            r.activeRevision(),
+            Optional.of(packet)),
+        List.of(change(r, next)));
+  }
+
+  private static LifecyclePlan planDisable(
+      ActivationState state, Disable command, boolean execute) {
+    ExtensionRecord r = installed(state, command.id());
+    if (!execute) {
+      return LifecyclePlan.succeed(
+          new ToggleReceipt(
+              "disable",
+              true,
+              false,
+              r.enabled(),
+              r.id(),
+              r.enabled(),
+              r.activeRevision(),
+              Optional.empty()),
+          List.of());
+    }
+    return LifecyclePlan.succeed(
+        new ToggleReceipt(
+            "disable",
+            false,
+            r.enabled(),
+            r.enabled(),
+            r.id(),
+            false,
+            r.activeRevision(),
+            Optional.empty()),
+        List.of(change(r, r.withEnabled(false))));
+  }
+
+  private static LifecyclePlan planRollback(
+      ActivationState state, Rollback command, boolean execute, Map<ExtensionId, Observation> obs) {
+    ExtensionRecord r = installed(state, command.id());
+    RevisionSnapshot target = rollbackTarget(r);
+    Observation o = observation(obs, r.id());
+    DoctorPacket packet = DoctorPacket.evaluate(target.manifest(), true, o.runtime(), o.probe());
+    if (!execute) {
+      return LifecyclePlan.succeed(
+          new RollbackReceipt(
+              true,
+              false,
+              r.id(),
+              target.version(),
+              target.revision(),
+              r.activeRevision(),
+              r.enabled(),
+              packet),
+          List.of());
+    }
+    if (!packet.ready()) {
+      return LifecyclePlan.fail(notReady("rollback doctor", packet), List.of());
+    }
+    return LifecyclePlan.succeed(
+        new RollbackReceipt(
+            false,
+            true,
+            r.id(),
+            target.version(),
+            target.revision(),
+            r.activeRevision(),
+            true,
+            packet),
+        List.of(change(r, r.rolledBack(packet.entrypointIdentity().get()))));
+  }
+
+  private static LifecyclePlan planDoctor(
+      ActivationState state, Doctor command, boolean execute, Map<ExtensionId, Observation> obs) {
+    ExtensionRecord r = installed(state, command.id());
+    Observation o = observation(obs, r.id());
+    DoctorPacket packet =
+        DoctorPacket.evaluate(r.active().manifest(), r.enabled(), o.runtime(), o.probe());
+    List<EntryChange> changes = new ArrayList<>();
+    if (execute) {
+      recordDoctor(r, packet).ifPresent(changes::add);
+    }
+    return LifecyclePlan.succeed(packet, changes);
+  }
+
+  private static LifecyclePlan planDoctorAll(
+      ActivationState state, boolean execute, Map<ExtensionId, Observation> obs) {
+    List<DoctorPacket> packets = new ArrayList<>();
+    List<EntryChange> changes = new ArrayList<>();
+    for (ExtensionRecord r : state.extensions().values()) {
+      if (!r.enabled()) {
+        continue;
+      }
+      Observation o = observation(obs, r.id());
+      DoctorPacket packet =
+          DoctorPacket.evaluate(r.active().manifest(), true, o.runtime(), o.probe());
+      packets.add(packet);
+      if (execute) {
+        recordDoctor(r, packet).ifPresent(changes::add);
+      }
+    }
+    return LifecyclePlan.succeed(new DoctorBatchReceipt(execute, packets), changes);
+  }
+
+  private static LifecyclePlan planList(ActivationState state, Map<ExtensionId, Observation> obs) {
+    List<ExtensionList.Row> rows = new ArrayList<>();
+    for (ExtensionRecord r : state.extensions().values()) {
+      boolean verified = r.enabled() && fresh(r, observation(obs, r.id()).runtime());
+      rows.add(
+          new ExtensionList.Row(
+              r.id(),
+              r.enabled(),
+              r.activeRevision(),
+              r.rollbackAvailable(),
+              verified,
+              r.revisions().size()));
+    }
+    return LifecyclePlan.succeed(new ExtensionList(rows), List.of());
+  }
+
+  /** An executed doctor records a proof when ready and revokes the probed identity otherwise. */
+  private static Optional<EntryChange> recordDoctor(ExtensionRecord r, DoctorPacket packet) {
+    if (packet.ready()) {
+      return Optional.of(
+          change(r, r.withVerified(r.activeRevision(), packet.entrypointIdentity().get())));
+    }
+    if (packet.status() == DoctorStatus.DISABLED) {
+      return Optional.empty();
+    }
+    return packet.probedEntrypointIdentity().map(i -> change(r, r.withRevoked(i)));
+  }
+
+  private static ExtensionManifest checkInstall(ActivationState state, Install command) {
+    ExtensionManifest m = command.manifest();
+    if (state.get(m.id()).isPresent()) {
+      throw new LoopxException(
+          ErrorKind.ALREADY_INSTALLED, "extension `" + m.id() + "` is already installed");
+    }
+    requireRuntime(m);
+    return m;
+  }
+
+  private static ExtensionRecord checkUpgrade(ActivationState state, ExtensionManifest m) {
+    ExtensionRecord r = installed(state, m.id());
+    if (r.activeRevision().equals(m.revision())) {
+      throw new LoopxException(
+          ErrorKind.REVISION_ALREADY_ACTIVE,
+          "extension `" + m.id() + "` revision is already active");
+    }
+    requireRuntime(m);
+    return r;
+  }
+
+  private static void requireRuntime(ExtensionManifest m) {
+    if (m.runtime().isEmpty()) {
+      throw new LoopxException(
+          ErrorKind.MANIFEST_INVALID,
+          "extension `" + m.id() + "` declares no [runtime]; install needs a runtime");
+    }
+  }
+
+  private static ExtensionRecord installed(ActivationState state, ExtensionId id) {
+    return state
+        .get(id)
+        .orElseThrow(
+            () ->
+                new LoopxException(
+                    ErrorKind.NOT_INSTALLED, "extension `" + id + "` is not installed"));
+  }
+
+  private static RevisionSnapshot rollbackTarget(ExtensionRecord r) {
+    return r.rollbackRevision()
+        .flatMap(r::snapshot)
+        .orElseThrow(
+            () ->
+                new LoopxException(
+                    ErrorKind.NO_ROLLBACK_REVISION,
+                    "extension `" + r.id() + "` has no rollback revision"));
+  }
+
+  private static Target active(ExtensionRecord r, boolean probe) {
+    RevisionSnapshot s = r.active();
+    return new Target(r.id(), s.manifest(), s.entrypointPath(), false, probe);
+  }
+
+  private static List<Target> enabledTargets(ActivationState state, boolean execute) {
+    List<Target> targets = new ArrayList<>();
+    for (ExtensionRecord r : state.extensions().values()) {
+      if (r.enabled()) {
+        targets.add(active(r, execute));
+      }
+    }
+    return targets;
+  }
+
+  private static Observation observation(Map<ExtensionId, Observation> obs, ExtensionId id) {
+    Observation o = obs.get(id);
+    if (o == null) {
+      throw new IllegalArgumentException("no observation of " + id);
+    }
+    return o;
+  }
+
+  private static RevisionSnapshot snapshot(ExtensionManifest m, RuntimeObservation runtime) {
+    Optional<String> path =
+        runtime instanceof RuntimeObservation.Resolved r ? r.entrypointPath() : Optional.empty();
+    return RevisionSnapshot.of(m, path);
+  }
+
+  private static EntryChange change(ExtensionRecord before, ExtensionRecord after) {
+    return new EntryChange(before.id(), Optional.of(before), Optional.of(after));
+  }
+
+  private static LoopxException notReady(String what, DoctorPacket packet) {
+    return new LoopxException(
+        ErrorKind.DOCTOR_NOT_READY, what + " is not ready: " + packet.status().wireName());
+  }
+}

@@ -1,0 +1,66 @@
+package io.loopx.runtime.state;
+
+import io.loopx.api.ExtensionId;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * A consistent snapshot of the durable activation state ({@code loopx_extension_state_v0}): the
+ * installed extensions by id. Immutable; iteration is sorted by extension id.
+ *
+ * @param extensions the installed extensions, keyed by id
+ */
+public record ActivationState(SortedMap<ExtensionId, ExtensionRecord> extensions) {
+  /** The schema version of the state file. */
+  public static final String SCHEMA_VERSION = "loopx_extension_state_v0";
+
+  /** The state with no installed extension (also what a missing state file reads as). */
+  public static final ActivationState EMPTY = new ActivationState(new TreeMap<>());
+
+  /** Copies the map and checks that every key is its record's id. */
+  public ActivationState {
+    TreeMap<ExtensionId, ExtensionRecord> copy = new TreeMap<>(extensions);
+    copy.forEach(
+        (id, record) -> {
+          if (!id.equals(record.id())) {
+            throw new IllegalArgumentException("state key " + id + " holds " + record.id());
+          }
+        });
+    extensions = Collections.unmodifiableSortedMap(copy);
+  }
+
+  /** Returns the record of {@code id}, if installed. */
+  public Optional<ExtensionRecord> get(ExtensionId id) {
+    return Optional.ofNullable(extensions.get(id));
+  }
+
+  /** Returns a copy with {@code id} set to {@code record}, or removed when empty. */
+  public ActivationState with(ExtensionId id, Optional<ExtensionRecord> record) {
+    TreeMap<ExtensionId, ExtensionRecord> copy = new TreeMap<>(extensions);
+    if (record.isPresent()) {
+      copy.put(id, record.get());
+    } else {
+      copy.remove(id);
+    }
+    return new ActivationState(copy);
+  }
+
+  /** Returns whether no extension is installed. */
+  public boolean isEmpty() {
+    return extensions.isEmpty();
+  }
+
+  /** Returns an unmodifiable view (the record's map is already unmodifiable). */
+  @Override
+  public SortedMap<ExtensionId, ExtensionRecord> extensions() {
+    return extensions;
+  }
+
+  /** Returns an unmodifiable plain-map view, for callers that do not need the ordering type. */
+  public Map<ExtensionId, ExtensionRecord> asMap() {
+    return extensions;
+  }
+}

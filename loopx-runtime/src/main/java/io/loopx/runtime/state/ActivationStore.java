@@ -1,0 +1,33 @@
+package io.loopx.runtime.state;
+
+import io.loopx.api.LoopxException;
+import java.util.List;
+
+/**
+ * Durable activation state: consistent reads and locked compare-and-set writes.
+ *
+ * <p>Implemented by LoopX ({@link FileActivationStore}); a host may implement it for another
+ * backend (for example a database shared by a fleet of hosts). Implementations are thread-safe.
+ */
+public interface ActivationStore {
+
+  /**
+   * Reads a consistent snapshot. A missing state reads as {@link ActivationState#EMPTY}; an
+   * unreadable or invalid one fails closed with {@code STATE_UNREADABLE} and is left untouched.
+   *
+   * @throws LoopxException {@code STATE_UNREADABLE} or {@code IO_FAILED}
+   */
+  ActivationState read();
+
+  /**
+   * Applies {@code changes} atomically under the exclusive lock: re-reads the state, checks that
+   * every changed entry still equals its {@link EntryChange#expected()} value, and writes the new
+   * state durably. Changes that alter nothing are not written. Returns the state after the write.
+   *
+   * @param operation the operation name used in a conflict message (e.g. {@code install})
+   * @throws LoopxException {@code STATE_CONFLICT} when an entry changed since it was read, {@code
+   *     STATE_LOCKED} when the lock is not acquired within the bounded wait, {@code
+   *     STATE_UNREADABLE} when the current state cannot be read, {@code IO_FAILED} on write errors
+   */
+  ActivationState update(String operation, List<EntryChange> changes);
+}

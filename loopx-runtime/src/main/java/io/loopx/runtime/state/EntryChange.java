@@ -1,0 +1,34 @@
+package io.loopx.runtime.state;
+
+import io.loopx.api.ExtensionId;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A compare-and-set change of one state entry: the entry must still equal {@code expected} under
+ * the lock, then it becomes {@code replacement} (empty = absent).
+ *
+ * @param id the extension id
+ * @param expected the entry as read before planning (empty = not installed)
+ * @param replacement the entry to write (empty = remove)
+ */
+public record EntryChange(
+    ExtensionId id, Optional<ExtensionRecord> expected, Optional<ExtensionRecord> replacement) {
+  /** Rejects nulls and records of another id. */
+  public EntryChange {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(expected, "expected");
+    Objects.requireNonNull(replacement, "replacement");
+    replacement.ifPresent(
+        r -> {
+          if (!r.id().equals(id)) {
+            throw new IllegalArgumentException("replacement of " + id + " is for " + r.id());
+          }
+        });
+  }
+
+  /** Returns whether applying the change would alter the entry. */
+  public boolean changes() {
+    return !expected.equals(replacement);
+  }
+}
