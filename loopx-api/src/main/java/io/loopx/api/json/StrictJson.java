@@ -47,9 +47,10 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Number model: integer literals become int or long nodes; literals with a fraction or an
  * exponent become {@link BigDecimal} nodes holding the value as written (not rounded to a double),
- * so {@link #toCompactBytes} passes them on unchanged. {@link CanonicalJson} converts them to the
- * nearest double; one beyond the double range (such as {@code 1e400}) parses but cannot be
- * canonicalised.
+ * so {@link #toCompactBytes} passes them on as non-integer literals of the same value ({@code 4.50}
+ * stays {@code 4.50}, {@code 1e400} becomes {@code 1E+400}, {@code 8E0} becomes {@code 8.0}).
+ * {@link CanonicalJson} converts them to the nearest double; one beyond the double range (such as
+ * {@code 1e400}) parses but cannot be canonicalised.
  *
  * <p>Stateless and thread-safe; one immutable Jackson mapper is shared.
  */
@@ -202,28 +203,20 @@ public final class StrictJson {
   }
 
   private static JsonNode readValue(JsonParser parser, JsonToken token) {
-    switch (token) {
-      case START_OBJECT:
-        return readObject(parser);
-      case START_ARRAY:
-        return readArray(parser);
-      case VALUE_STRING:
-        return NODES.stringNode(checkSurrogates(parser.getString(), "string", parser));
-      case VALUE_NUMBER_INT:
-        return readInteger(parser);
-      case VALUE_NUMBER_FLOAT:
-        return NODES.numberNode(parser.getDecimalValue());
-      case VALUE_TRUE:
-        return NODES.booleanNode(true);
-      case VALUE_FALSE:
-        return NODES.booleanNode(false);
-      case VALUE_NULL:
-        return NODES.nullNode();
-      default:
-        throw new InvalidJsonException(
-            Reason.MALFORMED,
-            "unexpected JSON token " + token + " at " + where(parser.currentTokenLocation()));
-    }
+    return switch (token) {
+      case START_OBJECT -> readObject(parser);
+      case START_ARRAY -> readArray(parser);
+      case VALUE_STRING -> NODES.stringNode(checkSurrogates(parser.getString(), "string", parser));
+      case VALUE_NUMBER_INT -> readInteger(parser);
+      case VALUE_NUMBER_FLOAT -> NODES.numberNode(decimal(parser.getDecimalValue()));
+      case VALUE_TRUE -> NODES.booleanNode(true);
+      case VALUE_FALSE -> NODES.booleanNode(false);
+      case VALUE_NULL -> NODES.nullNode();
+      default ->
+          throw new InvalidJsonException(
+              Reason.MALFORMED,
+              "unexpected JSON token " + token + " at " + where(parser.currentTokenLocation()));
+    };
   }
 
   private static ObjectNode readObject(JsonParser parser) {
@@ -267,10 +260,19 @@ public final class StrictJson {
     throw new InvalidJsonException(
         Reason.INTEGER_OUT_OF_RANGE,
         "JSON integer "
-            + abbreviate(parser.getText())
+            + abbreviate(parser.getString())
             + " at "
             + where(parser.currentTokenLocation())
             + " is beyond ±2^53 (I-JSON)");
+  }
+
+  /**
+   * Keeps a fraction-or-exponent literal a non-integer literal when written again: one whose
+   * exponent cancels its fraction ({@code 8E0}, {@code 1.5e1}) has scale 0 and would print as the
+   * integer {@code 8} or {@code 15}, so it is held with one fraction digit ({@code 8.0}).
+   */
+  private static BigDecimal decimal(BigDecimal value) {
+    return value.scale() == 0 ? value.setScale(1) : value;
   }
 
   private static String checkSurrogates(String s, String what, JsonParser parser) {
@@ -380,7 +382,7 @@ public final class StrictJson {
   }
 
   private static String where(@Nullable TokenStreamLocation location) {
-    if (location == null || location == TokenStreamLocation.NA) {
+    if (location == null || TokenStreamLocation.NA.equals(location)) {
       return "an unknown position";
     }
     return "line " + location.getLineNr() + ", column " + location.getColumnNr();

@@ -20,14 +20,18 @@ import org.quicktheories.generators.Generate;
  */
 class Es6NumbersPropertyTest {
 
-  /** Finite doubles of every shape: raw bit patterns, subnormals, ordinary magnitudes, integers. */
+  /**
+   * Finite doubles of every shape: raw bit patterns, subnormals (also the tiniest, where one digit
+   * often suffices), ordinary magnitudes, integers.
+   */
   static Gen<Double> finiteDoubles() {
     Gen<Double> bitPatterns = longs().all().map(Double::longBitsToDouble);
     Gen<Double> subnormals = longs().between(1, (1L << 52) - 1).map(Double::longBitsToDouble);
+    Gen<Double> tiny = longs().between(1, 300).map(Double::longBitsToDouble);
     Gen<Double> ordinary =
         doubles().between(-1, 1).zip(integers().between(-30, 30), (d, e) -> d * Math.pow(10, e));
     Gen<Double> integers = longs().all().map(l -> (double) l);
-    return Generate.oneOf(bitPatterns, subnormals, ordinary, integers, doubles().any())
+    return Generate.oneOf(bitPatterns, subnormals, tiny, ordinary, integers, doubles().any())
         .assuming(Double::isFinite);
   }
 

@@ -103,7 +103,8 @@ public final class Es6OracleGenerator {
       bits.add(Double.doubleToRawLongBits(Math.nextDown(d)));
     }
     // Around the ES6 layout switches (1e21 and 1e-7) and 2^53.
-    for (double d : new double[] {1e21, 1e-7, 1e-6, 9007199254740992.0, 1e23, 2e23}) {
+    for (String text : new String[] {"1e21", "1e-7", "1e-6", "9007199254740992", "1e23", "2e23"}) {
+      double d = Double.parseDouble(text);
       for (int i = -3; i <= 3; i++) {
         bits.add(Double.doubleToRawLongBits(d) + i);
       }

@@ -265,11 +265,14 @@ class StrictJsonTest {
 
   @Test
   void fractionsAndExponentsKeepTheirWrittenValue() {
-    JsonNode node = StrictJson.parse("[4.50, 1e400, 1E-400, 1e20, -0.0]".getBytes(UTF_8));
+    JsonNode node =
+        StrictJson.parse(
+            "[4.50, 1e400, 1E-400, 1e20, -0.0, 8E0, 12345678901234567890e0]".getBytes(UTF_8));
     assertThat(node.get(0).decimalValue()).isEqualTo(new BigDecimal("4.50"));
     assertThat(node.get(1).decimalValue()).isEqualTo(new BigDecimal("1e400"));
     assertThat(new String(StrictJson.toCompactBytes(node), UTF_8))
-        .isEqualTo("[4.50,1E+400,1E-400,1E+20,0.0]");
+        .isEqualTo("[4.50,1E+400,1E-400,1E+20,0.0,8.0,12345678901234567890.0]");
+    assertThat(StrictJson.parse(StrictJson.toCompactBytes(node))).isEqualTo(node);
     // 1e400 parses but has no double value, so it cannot be canonicalised.
     assertThatThrownBy(() -> CanonicalJson.toText(node)).isInstanceOf(InvalidValueException.class);
   }
