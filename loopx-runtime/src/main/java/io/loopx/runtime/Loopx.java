@@ -59,8 +59,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * (install, upgrade, enable, disable, rollback, doctor, list) and the capability catalog.
  *
  * <p>Every lifecycle method takes a {@link Mode}: a {@linkplain Mode#PREVIEW preview} changes
- * nothing on disk and runs no provider code, and its receipt predicts the execute. Preconditions are
- * errors in both modes. Failures are {@link LoopxException}s with a stable {@link ErrorKind}; a
+ * nothing on disk and runs no provider code, and its receipt predicts the execute. Preconditions
+ * are errors in both modes. Failures are {@link LoopxException}s with a stable {@link ErrorKind}; a
  * failure leaves durable state unchanged (except a failed executed enable or doctor, which revokes
  * the identity it probed, as documented).
  *
@@ -92,8 +92,7 @@ public final class Loopx {
     this.bundled = Map.copyOf(b.bundled);
     this.registry = RegistryHolder.of(compose(ActivationState.EMPTY, Map.of(), List.of()));
     this.published =
-        new AtomicReference<>(
-            new Published(ActivationState.EMPTY, Map.of(), registry.current()));
+        new AtomicReference<>(new Published(ActivationState.EMPTY, Map.of(), registry.current()));
   }
 
   /** Returns a new builder. */
@@ -118,7 +117,10 @@ public final class Loopx {
     if (content == null) {
       throw new LoopxException(
           ErrorKind.MANIFEST_INVALID,
-          "unknown bundled extension `" + id + "`; bundled: " + bundled.keySet().stream().sorted().toList());
+          "unknown bundled extension `"
+              + id
+              + "`; bundled: "
+              + bundled.keySet().stream().sorted().toList());
     }
     return loader.parse(content, "bundled:" + id, fileSystem.getPath("").toAbsolutePath());
   }
@@ -239,7 +241,8 @@ public final class Loopx {
   /** Install and upgrade fail closed when the candidate would conflict with the catalog. */
   private void checkCatalog(ActivationState state, ExtensionManifest candidate) {
     ExtensionRecord record =
-        ExtensionRecord.installed(RevisionSnapshot.of(candidate, Optional.empty()), Optional.empty());
+        ExtensionRecord.installed(
+            RevisionSnapshot.of(candidate, Optional.empty()), Optional.empty());
     compose(state.with(candidate.id(), Optional.of(record)), freshness(state), List.of());
   }
 
@@ -333,7 +336,9 @@ public final class Loopx {
     for (ExtensionRecord r : state.extensions().values()) {
       assembly.install(
           new InstalledExtension(
-              r.active().manifest(), r.enabled(), r.enabled() && fresh.getOrDefault(r.id(), false)));
+              r.active().manifest(),
+              r.enabled(),
+              r.enabled() && fresh.getOrDefault(r.id(), false)));
     }
     return assembly.seal();
   }
@@ -351,8 +356,8 @@ public final class Loopx {
   }
 
   /**
-   * Builds a {@link Loopx}. Not thread-safe; {@link #build()} copies everything, so a builder may be
-   * reused.
+   * Builds a {@link Loopx}. Not thread-safe; {@link #build()} copies everything, so a builder may
+   * be reused.
    */
   public static final class Builder {
     private Optional<ActivationStore> store = Optional.empty();
