@@ -46,30 +46,26 @@ final class JsonTrees {
 
   static JsonNode value(RandomnessSource in, int depth) {
     int kinds = depth > 0 ? 8 : 6;
-    switch ((int) in.next(Constraint.between(0, kinds - 1))) {
-      case 0:
-        return NODES.stringNode(string(in, 12));
-      case 1:
-        return NODES.numberNode(in.next(Constraint.between(-MAX_SAFE, MAX_SAFE)));
-      case 2:
-        return NODES.numberNode((int) in.next(Constraint.between(-1000, 1000)));
-      case 3:
+    return switch ((int) in.next(Constraint.between(0, kinds - 1))) {
+      case 0 -> NODES.stringNode(string(in, 12));
+      case 1 -> NODES.numberNode(in.next(Constraint.between(-MAX_SAFE, MAX_SAFE)));
+      case 2 -> NODES.numberNode((int) in.next(Constraint.between(-1000, 1000)));
+      case 3 -> {
         double d = Double.longBitsToDouble(in.next(Constraint.none()));
-        return NODES.numberNode(Double.isFinite(d) ? d : 0.25);
-      case 4:
-        return NODES.booleanNode(in.next(Constraint.between(0, 1)) == 1);
-      case 5:
-        return NODES.nullNode();
-      case 6:
+        yield NODES.numberNode(Double.isFinite(d) ? d : 0.25);
+      }
+      case 4 -> NODES.booleanNode(in.next(Constraint.between(0, 1)) == 1);
+      case 5 -> NODES.nullNode();
+      case 6 -> {
         ArrayNode array = NODES.arrayNode();
         long size = in.next(Constraint.between(0, 4));
         for (int i = 0; i < size; i++) {
           array.add(value(in, depth - 1));
         }
-        return array;
-      default:
-        return object(in, 0, 4, depth);
-    }
+        yield array;
+      }
+      default -> object(in, 0, 4, depth);
+    };
   }
 
   static String string(RandomnessSource in, int maxPieces) {
