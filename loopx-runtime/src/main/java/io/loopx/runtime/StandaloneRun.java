@@ -96,8 +96,8 @@ final class StandaloneRun {
     LaunchRequest launch =
         ProviderLaunch.request(runtime, spec, List.of(), hostEnvironment, id, manifest.revision())
             .stdin(request.providerInput())
-            .stdoutLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
-            .stderrLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
+            .stdoutLimit(RunReceipt.OUTPUT_LIMIT)
+            .stderrLimit(RunReceipt.OUTPUT_LIMIT)
             .build();
     LaunchResult result = launcher.launch(launch);
     return RunReceipt.executed(manifest, request, result);

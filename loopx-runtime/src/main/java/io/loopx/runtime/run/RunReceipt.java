@@ -10,6 +10,7 @@ import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.process.LaunchOutcome;
+import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import java.util.Objects;
 import java.util.Optional;
@@ -42,8 +43,9 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>{@code exit_code} is the provider's own exit status when it exited by itself (128+n when a
  * signal n that LoopX did not send killed it) and {@code null} otherwise. {@code provider_result}
- * is the parsed stdout whenever it was exactly one JSON object and was not cut at the cap, whatever
- * the status. {@code ok} is true only for {@code succeeded} and for a preview.
+ * is the parsed stdout whenever it was exactly one JSON object and was not cut at the cap ({@link
+ * #OUTPUT_LIMIT}), whatever the status. {@code ok} is true only for {@code succeeded} and for a
+ * preview.
  *
  * <p>Immutable: the provider result is copied on the way in and out.
  *
@@ -76,6 +78,9 @@ public record RunReceipt(
 
   /** The receipt schema. */
   public static final String SCHEMA_VERSION = "loopx_extension_run_receipt_v0";
+
+  /** The cap of each provider output stream in a run: 1,000,000 bytes. */
+  public static final int OUTPUT_LIMIT = LaunchRequest.DEFAULT_OUTPUT_LIMIT;
 
   /** The {@code operation} of every run receipt. */
   public static final String OPERATION = "run";
@@ -141,10 +146,13 @@ public record RunReceipt(
   public static RunReceipt executed(
       ExtensionManifest manifest, RunRequest request, LaunchResult result) {
     RuntimeSpec runtime = runtime(manifest);
+    byte[] stdout = result.stdout();
+    // Stdout that crossed the cap was cut: its first bytes are never a result, even after a
+    // timeout.
     Optional<ObjectNode> stdoutObject =
-        result.outcome() == LaunchOutcome.STDOUT_OVER_LIMIT
+        result.outcome() == LaunchOutcome.STDOUT_OVER_LIMIT || stdout.length > OUTPUT_LIMIT
             ? Optional.empty()
-            : oneObject(result.stdout());
+            : oneObject(stdout);
     Classified c =
         switch (result.outcome()) {
           case NOT_STARTED -> failed(RunStatus.PROVIDER_FAILED, RunFailure.EXECUTION_FAILED);

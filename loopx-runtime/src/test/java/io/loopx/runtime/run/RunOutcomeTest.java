@@ -6,12 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
+import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.RunFixture.Spec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -241,6 +246,46 @@ class RunOutcomeTest {
     // The same extension runs fine from a host with an ordinary environment.
     assertThat(installer.loopx.run(id, REQUEST, Mode.EXECUTE).status())
         .isEqualTo(RunStatus.SUCCEEDED);
+  }
+
+  /** What reaches the launcher: the resolved launcher, the manifest's bounds and the caps. */
+  @Test
+  void theLaunchRequestCarriesTheManifestBoundsAndTheCaps() throws IOException {
+    RunFixture installer = new RunFixture(tmp);
+    ExtensionId id =
+        installer.install(Spec.of("demo-run", "echo '{\"ok\":true}'").timeout(7).args("--x"));
+    List<LaunchRequest> seen = new ArrayList<>();
+    Loopx host =
+        Loopx.builder()
+            .stateFile(installer.stateFile)
+            .hostEnvironment(Map.of("PATH", "/opt/bin", "HOME", "/home/h"))
+            .processLauncher(
+                request -> {
+                  seen.add(request);
+                  return LaunchResult.exited(0, utf8("{\"ok\":true}"), new byte[0], Duration.ZERO);
+                })
+            .build();
+
+    RunReceipt receipt = host.run(id, utf8("{ \"b\": 1, \"a\": 2 }"), Mode.EXECUTE);
+
+    assertThat(receipt.status()).isEqualTo(RunStatus.SUCCEEDED);
+    LaunchRequest request = seen.get(0);
+    assertThat(seen).hasSize(1);
+    assertThat(request.argv()).containsExactly(installer.script("demo-run").toString(), "--x");
+    assertThat(request.timeout()).isEqualTo(Duration.ofSeconds(7));
+    assertThat(request.stdoutLimit()).isEqualTo(1_000_000);
+    assertThat(request.stderrLimit()).isEqualTo(1_000_000);
+    assertThat(request.stdin()).isEqualTo(utf8("{\"b\":1,\"a\":2}"));
+    assertThat(request.workingDirectory()).isEmpty();
+    assertThat(request.environment())
+        .containsEntry("PATH", installer.script("demo-run").getParent() + ":/opt/bin")
+        .containsEntry("HOME", "/home/h")
+        .containsEntry("LOOPX_EXTENSION_ID", "demo-run")
+        .containsEntry("LOOPX_EXTENSION_REVISION", receipt.revision().value())
+        .hasSize(4);
+    // A preview never reaches the launcher.
+    host.run(id, utf8("{}"), Mode.PREVIEW);
+    assertThat(seen).hasSize(1);
   }
 
   /** The seed's named test: a timeout kills the whole process group, grandchildren included. */
