@@ -19,4 +19,5 @@ module io.loopx.runtime {
   exports io.loopx.runtime.doctor;
   exports io.loopx.runtime.lifecycle;
   exports io.loopx.runtime.envelope;
+  exports io.loopx.runtime.run;
 }
