@@ -1,7 +1,7 @@
 /**
  * The stable LoopX contract that extension authors and hosts compile against: identifiers, the
- * normalised manifest model, canonical JSON and digests, the typed error model, and the in-process
- * SPI for built-in contributions.
+ * normalised manifest model, canonical JSON and digests, the typed error model, the in-process SPI
+ * for built-in contributions, and the helper that runs a {@code java_main} provider's protocol.
  *
  * <p>Signatures use only JDK types, types of this module and, for JSON payloads, Jackson 3 tree
  * nodes.
@@ -14,5 +14,6 @@ module io.loopx.api {
   exports io.loopx.api;
   exports io.loopx.api.manifest;
   exports io.loopx.api.json;
+  exports io.loopx.api.provider;
   exports io.loopx.api.spi;
 }
