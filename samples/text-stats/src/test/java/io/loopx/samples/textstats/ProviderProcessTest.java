@@ -33,6 +33,11 @@ class ProviderProcessTest {
    */
   private static Result provider(Path sandbox, byte[] stdin, String... args)
       throws IOException, InterruptedException {
+    return provider(TextStatsProvider.class, sandbox, stdin, args);
+  }
+
+  private static Result provider(Class<?> main, Path sandbox, byte[] stdin, String... args)
+      throws IOException, InterruptedException {
     Path work = Files.createDirectories(sandbox.resolve("work"));
     Path home = Files.createDirectories(sandbox.resolve("home"));
     Path tmp = Files.createDirectories(sandbox.resolve("tmp"));
@@ -45,7 +50,7 @@ class ProviderProcessTest {
     command.add("-Djava.io.tmpdir=" + tmp);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
-    command.add(TextStatsProvider.class.getName());
+    command.add(main.getName());
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).directory(work.toFile()).start();
     CompletableFuture<byte[]> out = drain(process.getInputStream());
@@ -124,5 +129,20 @@ class ProviderProcessTest {
     assertThat(contents(sandbox))
         .containsExactlyInAnyOrder(
             sandbox.resolve("work"), sandbox.resolve("home"), sandbox.resolve("tmp"));
+  }
+
+  @Test
+  void printsOfTheHandlerGoToStderrNotIntoTheResponse(@TempDir Path sandbox) throws Exception {
+    byte[] request =
+        "{\"schema_version\":\"loopx_text_stats_request_v0\",\"text\":\"a b\"}".getBytes(UTF_8);
+
+    Result result = provider(NoisyProvider.class, sandbox, request);
+
+    assertThat(result.code()).isZero();
+    assertThat(new String(result.stdout(), UTF_8))
+        .startsWith("{\"ok\":true,")
+        .endsWith("\"result\":{\"characters\":3,\"words\":2,\"lines\":1}}\n")
+        .containsOnlyOnce("\n");
+    assertThat(result.stderr()).isEqualTo("noise from the handler\n");
   }
 }
