@@ -48,7 +48,12 @@ record CliEnvironment(
     return copy;
   }
 
-  /** Returns the environment of this JVM, with the bundled manifests found on the class path. */
+  /**
+   * Returns the environment of this JVM, with the bundled manifests found on the class path. Colour
+   * needs a console: on Java 17, {@code System.console()} is null unless stdin and stdout are a
+   * terminal (the sample targets Java 17; newer JDKs would need {@code Console.isTerminal()}).
+   */
+  @SuppressWarnings("SystemConsoleNull")
   static CliEnvironment current() {
     return new CliEnvironment(
         Path.of(System.getProperty("user.home")),

@@ -70,6 +70,8 @@ public final class LoopxCli {
       try {
         CommandLine commandLine =
             CommandTree.build(session)
+                // an argument such as `@ids` is a value, never a file of more arguments
+                .setExpandAtFiles(false)
                 .setOut(out)
                 .setErr(err)
                 .setParameterExceptionHandler((e, a) -> session.fail(e))

@@ -25,18 +25,20 @@ class CapabilityCommandsTest {
     Cli.writeProvider(implementer, "recall-ext", "1.0.0");
     Files.writeString(
         implementer.resolve("extension.toml"),
-        "[[implements]]\n"
-            + "capability_id = \"semantic-preference\"\n"
-            + "protocol = \"demo_ext_v0\"\n"
-            + "[[provides]]\n"
-            + "id = \"recall-notes\"\n"
-            + "kind = \"note_index\"\n"
-            + "title = \"Recall notes\"\n"
-            + "status = \"experimental\"\n"
-            + "user_value = \"Find notes by meaning.\"\n"
-            + "next_real_step = \"Index the notes folder.\"\n"
-            + "real_world_anchor = \"A user searches last week's meeting notes.\"\n"
-            + "entry_command = \"loopx capability show recall-notes\"\n",
+        """
+        [[implements]]
+        capability_id = "semantic-preference"
+        protocol = "demo_ext_v0"
+        [[provides]]
+        id = "recall-notes"
+        kind = "note_index"
+        title = "Recall notes"
+        status = "experimental"
+        user_value = "Find notes by meaning."
+        next_real_step = "Index the notes folder."
+        real_world_anchor = "A user searches last week's meeting notes."
+        entry_command = "loopx capability show recall-notes"
+        """,
         StandardOpenOption.APPEND);
   }
 
@@ -141,14 +143,16 @@ class CapabilityCommandsTest {
     Cli.writeProvider(dup, "dup-ext", "1.0.0");
     Files.writeString(
         dup.resolve("extension.toml"),
-        "[[provides]]\n"
-            + "id = \"semantic-preference\"\n"
-            + "kind = \"recall_contract\"\n"
-            + "title = \"Another\"\n"
-            + "status = \"x\"\n"
-            + "visibility = \"internal\"\n"
-            + "user_value = \"x\"\n"
-            + "next_real_step = \"x\"\n",
+        """
+        [[provides]]
+        id = "semantic-preference"
+        kind = "recall_contract"
+        title = "Another"
+        status = "x"
+        visibility = "internal"
+        user_value = "x"
+        next_real_step = "x"
+        """,
         StandardOpenOption.APPEND);
 
     cli.error(

@@ -115,29 +115,30 @@ final class Cli {
     Path script = bin.resolve("provider");
     Files.writeString(
         script,
-        "#!/bin/sh\n"
-            + "if [ \"$1\" = \"--doctor\" ]; then\n"
-            + "  [ -f \"$(dirname \"$0\")/fail\" ] && exit 3\n"
-            + "  exit 0\n"
-            + "fi\n"
-            + "cat\n");
+        """
+        #!/bin/sh
+        if [ "$1" = "--doctor" ]; then
+          [ -f "$(dirname "$0")/fail" ] && exit 3
+          exit 0
+        fi
+        cat
+        """);
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path manifest = dir.resolve("extension.toml");
     Files.writeString(
         manifest,
-        "schema_version = \"loopx_extension_manifest_v0\"\n"
-            + "id = \""
-            + id
-            + "\"\n"
-            + "version = \""
-            + version
-            + "\"\n"
-            + "requires_loopx_api = \">=1,<2\"\n"
-            + "[runtime]\n"
-            + "protocol = \"demo_ext_v0\"\n"
-            + "entrypoint = \"bin/provider\"\n"
-            + "doctor_args = [\"--doctor\"]\n"
-            + "timeout_seconds = 10\n");
+        """
+        schema_version = "loopx_extension_manifest_v0"
+        id = "%s"
+        version = "%s"
+        requires_loopx_api = ">=1,<2"
+        [runtime]
+        protocol = "demo_ext_v0"
+        entrypoint = "bin/provider"
+        doctor_args = ["--doctor"]
+        timeout_seconds = 10
+        """
+            .formatted(id, version));
     return manifest;
   }
 

@@ -95,6 +95,16 @@ class CliJarIT {
 
     ObjectNode batch = json(0, "extension", "doctor", "--all-enabled", "--execute");
     assertThat(batch.get("status").stringValue()).isEqualTo("ready");
+
+    ObjectNode catalog = json(0, "capability", "list", "--include-internal");
+    assertThat(catalog.get("schema_version").stringValue())
+        .isEqualTo("loopx_capability_catalog_v0");
+    assertThat(catalog.get("providers").values())
+        .extracting(p -> p.get("id").stringValue())
+        .containsExactly("loopx-core", "demo-ext");
+
+    ObjectNode demo = json(0, "demo", manifest1);
+    assertThat(demo.get("manifests").get(0).get("revision").stringValue()).isEqualTo(first);
   }
 
   @Test

@@ -48,14 +48,16 @@ class DemoCommandTest {
     Path golden = tmp.resolve("extension.toml");
     Files.writeString(
         golden,
-        "schema_version = \"loopx_extension_manifest_v0\"\n"
-            + "id = \"golden-example\"\n"
-            + "version = \"1.0.0\"\n"
-            + "requires_loopx_api = \">=1,<2\"\n"
-            + "[runtime]\n"
-            + "protocol = \"golden_example_v0\"\n"
-            + "entrypoint = \"golden-provider\"\n"
-            + "doctor_args = [\"--doctor\"]\n");
+        """
+        schema_version = "loopx_extension_manifest_v0"
+        id = "golden-example"
+        version = "1.0.0"
+        requires_loopx_api = ">=1,<2"
+        [runtime]
+        protocol = "golden_example_v0"
+        entrypoint = "golden-provider"
+        doctor_args = ["--doctor"]
+        """);
 
     ObjectNode r = new Cli(tmp).json(0, "demo", golden.toString());
 

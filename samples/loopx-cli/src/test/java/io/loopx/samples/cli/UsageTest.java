@@ -62,7 +62,10 @@ class UsageTest {
         List.of("extension", "enable", "a", "b"),
         List.of("capability", "show"),
         List.of("capability", "show", "Bad/Id"),
-        List.of("extension", "list", "--runtime-root"));
+        List.of("extension", "list", "--runtime-root"),
+        List.of("extension", "list", "--runtime-root", "bad\0path"),
+        List.of("extension", "install", "--manifest", "bad\0path"),
+        List.of("extension", "enable", "@ids"));
   }
 
   @ParameterizedTest
