@@ -1,0 +1,92 @@
+package io.loopx.samples.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the CLI takes from the process it runs in. {@link #current()} reads it once; tests build
+ * their own.
+ *
+ * @param userHome the home directory under which the default runtime root {@code .loopx} lives
+ * @param colour whether text output may use ANSI colour (stdout is a terminal, {@code NO_COLOR}
+ *     unset)
+ * @param bundledManifests the manifests shipped with the host, by bundled id, in order
+ * @param providerEnvironment the environment handed to provider processes; empty means the process
+ *     environment
+ */
+record CliEnvironment(
+    Path userHome,
+    boolean colour,
+    Map<String, byte[]> bundledManifests,
+    Optional<Map<String, String>> providerEnvironment) {
+
+  /** The ids of the extensions the sample host ships; missing ones are skipped. */
+  static final List<String> BUNDLED_IDS = List.of("loopx-text-stats", "semantic-preference-local");
+
+  /** Copies the maps (and the manifest bytes). */
+  CliEnvironment {
+    Objects.requireNonNull(userHome, "userHome");
+    Map<String, byte[]> copy = new LinkedHashMap<>();
+    bundledManifests.forEach((id, bytes) -> copy.put(id, bytes.clone()));
+    bundledManifests = Collections.unmodifiableMap(copy);
+    providerEnvironment = providerEnvironment.map(Map::copyOf);
+  }
+
+  /** Returns a copy of the bundled manifests (the byte arrays are copied as well). */
+  @Override
+  public Map<String, byte[]> bundledManifests() {
+    Map<String, byte[]> copy = new LinkedHashMap<>();
+    bundledManifests.forEach((id, bytes) -> copy.put(id, bytes.clone()));
+    return copy;
+  }
+
+  /**
+   * Returns the environment of this JVM, with the bundled manifests found on the class path. Colour
+   * needs a console: on Java 17, {@code System.console()} is null unless stdin and stdout are a
+   * terminal (the sample targets Java 17; newer JDKs would need {@code Console.isTerminal()}).
+   */
+  @SuppressWarnings("SystemConsoleNull")
+  static CliEnvironment current() {
+    return new CliEnvironment(
+        Path.of(System.getProperty("user.home")),
+        System.console() != null && System.getenv("NO_COLOR") == null,
+        bundledResources(BUNDLED_IDS),
+        Optional.empty());
+  }
+
+  /**
+   * Returns a plain environment (no colour, no bundled manifests) to report a failure of {@link
+   * #current()} itself.
+   */
+  static CliEnvironment fallback() {
+    return new CliEnvironment(Path.of(""), false, Map.of(), Optional.empty());
+  }
+
+  /**
+   * Reads {@code loopx/bundled/<id>/extension.toml} from the class path for each id; ids without
+   * the resource are skipped (their sample module is not on the class path).
+   */
+  static Map<String, byte[]> bundledResources(List<String> ids) {
+    Map<String, byte[]> found = new LinkedHashMap<>();
+    ClassLoader loader = CliEnvironment.class.getClassLoader();
+    for (String id : ids) {
+      String name = "loopx/bundled/" + id + "/extension.toml";
+      try (InputStream in = loader.getResourceAsStream(name)) {
+        if (in != null) {
+          found.put(id, in.readAllBytes());
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read bundled manifest " + name, e);
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,149 @@
+package io.loopx.samples.cli;
+
+import io.loopx.api.ErrorKind;
+import io.loopx.api.LoopxException;
+import io.loopx.runtime.Loopx;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.InvalidPathException;
+import java.util.Objects;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One run of the CLI: where output goes, the format errors are reported in, and how the {@link
+ * Loopx} facade of an invocation is built. Every byte on stdout and stderr goes through here, so a
+ * run prints at most one JSON object (a result or an error packet) in the JSON format.
+ */
+final class CliSession {
+  /** The exit code of any error. */
+  static final int EXIT_ERROR = 2;
+
+  /** The {@code schema_version} of the error packet. */
+  static final String ERROR_SCHEMA = "loopx_extension_error_v0";
+
+  /** The {@code kind} of an unexpected failure (a defect, not bad input). */
+  static final String INTERNAL_ERROR = "internal_error";
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final CliEnvironment environment;
+  private final PrintWriter out;
+  private final PrintWriter err;
+  private Format format;
+  private final Style style;
+
+  /**
+   * Creates a session.
+   *
+   * @param environment the host process environment
+   * @param format the format to report errors in until the command line is parsed (the pre-scan)
+   * @param out stdout (UTF-8)
+   * @param err stderr (UTF-8)
+   */
+  CliSession(CliEnvironment environment, Format format, PrintWriter out, PrintWriter err) {
+    this.environment = Objects.requireNonNull(environment, "environment");
+    this.format = Objects.requireNonNull(format, "format");
+    this.out = Objects.requireNonNull(out, "out");
+    this.err = Objects.requireNonNull(err, "err");
+    this.style = new Style(environment.colour());
+  }
+
+  /** Returns the host process environment. */
+  CliEnvironment environment() {
+    return environment;
+  }
+
+  /** Returns stdout, for picocli's help output. */
+  PrintWriter out() {
+    return out;
+  }
+
+  /** Returns stderr. */
+  PrintWriter err() {
+    return err;
+  }
+
+  /**
+   * Starts the invocation of {@code leaf}: merges the global options of its command chain and
+   * reports any later error in the format they chose.
+   */
+  Settings settings(CommandSpec leaf) {
+    Settings settings = Settings.of(leaf, environment.userHome());
+    this.format = settings.format();
+    return settings;
+  }
+
+  /** Builds the facade for {@code settings}: the sample catalog and the bundled manifests. */
+  Loopx loopx(Settings settings) {
+    Loopx.Builder builder =
+        Loopx.builder().stateFile(settings.stateFile()).builtin(new SampleCatalog());
+    environment.bundledManifests().forEach(builder::bundledManifest);
+    environment.providerEnvironment().ifPresent(builder::hostEnvironment);
+    return builder.build();
+  }
+
+  /** Prints a command's result in the session's format and returns its exit code. */
+  int emit(CommandOutput output) {
+    if (format == Format.JSON) {
+      out.println(JSON.writeValueAsString(output.json()));
+    } else {
+      out.print(output.text().render(style));
+    }
+    return output.exitCode();
+  }
+
+  /**
+   * Reports a failure (never a stack trace) and returns {@link #EXIT_ERROR}: with the JSON format
+   * exactly one error packet on stdout, with the text format one line on stderr.
+   */
+  int fail(Throwable failure) {
+    String kind = kindOf(failure);
+    String message = messageOf(failure);
+    if (format == Format.JSON) {
+      out.println(JSON.writeValueAsString(errorPacket(kind, message)));
+    } else {
+      err.println(style.error("loopx: error [" + kind + "]: ") + message);
+      if (kind.equals(ErrorKind.USAGE.wireName())) {
+        err.println("Run `loopx --help` (or `loopx COMMAND --help`) for usage.");
+      }
+    }
+    return EXIT_ERROR;
+  }
+
+  /** Returns the error packet {@code loopx_extension_error_v0}. */
+  static ObjectNode errorPacket(String kind, String message) {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.put("ok", false);
+    o.put("schema_version", ERROR_SCHEMA);
+    o.put("status", "invalid_request");
+    o.put("kind", kind);
+    o.put("error", message);
+    return o;
+  }
+
+  private static String kindOf(Throwable failure) {
+    if (failure instanceof LoopxException e) {
+      return e.kind().wireName();
+    }
+    if (failure instanceof ParameterException || failure instanceof InvalidPathException) {
+      return ErrorKind.USAGE.wireName();
+    }
+    if (failure instanceof UncheckedIOException) {
+      return ErrorKind.IO_FAILED.wireName();
+    }
+    return INTERNAL_ERROR;
+  }
+
+  private static String messageOf(Throwable failure) {
+    String message = failure.getMessage();
+    if (failure instanceof LoopxException || failure instanceof ParameterException) {
+      return message == null ? failure.getClass().getSimpleName() : message;
+    }
+    String name = failure.getClass().getSimpleName();
+    return message == null ? name : name + ": " + message;
+  }
+}

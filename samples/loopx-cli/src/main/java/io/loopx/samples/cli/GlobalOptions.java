@@ -1,0 +1,40 @@
+package io.loopx.samples.cli;
+
+import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Option;
+
+/**
+ * The options every command accepts, wherever they appear after {@code loopx}: each command of the
+ * chain ({@code loopx}, {@code extension}, {@code install}, ...) carries its own instance of this
+ * mixin, and {@link Settings#of} merges them (a value given deeper in the chain wins).
+ */
+final class GlobalOptions {
+  @Option(
+      names = "--runtime-root",
+      paramLabel = "DIR",
+      description = "Runtime root; state at DIR/extensions/state.json (default: ~/.loopx).")
+  @Nullable Path runtimeRoot;
+
+  @Option(
+      names = "--state-file",
+      paramLabel = "FILE",
+      description = "State file (overrides --runtime-root); lock at FILE.lock.")
+  @Nullable Path stateFile;
+
+  @Option(names = "--execute", description = "Perform the command (default: preview only).")
+  boolean execute;
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      converter = Format.Converter.class,
+      description = "Output format: text (default) or json (exactly one JSON object).")
+  @Nullable Format format;
+
+  /** Implemented by every command object, so {@link Settings#of} can walk the command chain. */
+  interface Holder {
+    /** Returns this command's instance of the global options. */
+    GlobalOptions globalOptions();
+  }
+}

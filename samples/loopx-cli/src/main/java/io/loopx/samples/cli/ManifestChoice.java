@@ -1,0 +1,38 @@
+package io.loopx.samples.cli;
+
+import io.loopx.runtime.Loopx;
+import io.loopx.runtime.manifest.LoadedManifest;
+import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Option;
+
+/** The {@code (--manifest PATH | --bundled ID)} choice of install and upgrade. */
+final class ManifestChoice {
+  @Option(names = "--manifest", paramLabel = "PATH", description = "An extension.toml file.")
+  @Nullable Path manifest;
+
+  @Option(
+      names = "--bundled",
+      paramLabel = "ID",
+      description =
+          "A manifest shipped with this host (loopx-text-stats, semantic-preference-local).")
+  @Nullable String bundled;
+
+  /**
+   * Loads the chosen manifest.
+   *
+   * @throws io.loopx.api.LoopxException {@code usage} unless exactly one of the two options is
+   *     given; {@code manifest_invalid} for an invalid manifest or an unknown bundled id
+   */
+  LoadedManifest load(Loopx loopx) {
+    Path file = manifest;
+    String id = bundled;
+    if ((file == null) == (id == null)) {
+      throw Arguments.usage("specify exactly one of --manifest PATH or --bundled ID");
+    }
+    if (file != null) {
+      return loopx.loadManifest(file);
+    }
+    return loopx.bundledManifest(Arguments.extensionId(id).value());
+  }
+}

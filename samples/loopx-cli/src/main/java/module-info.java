@@ -1,0 +1,15 @@
+/**
+ * The sample host application {@code loopx}: a picocli command line over the public LoopX API
+ * (lifecycle, catalog and demo commands). It exports nothing; it only uses the exported packages of
+ * the library modules, like any other host.
+ */
+@org.jspecify.annotations.NullMarked
+module io.loopx.samples.cli {
+  requires static org.jspecify;
+  requires io.loopx.runtime;
+  requires info.picocli;
+
+  // picocli injects options into the command objects reflectively.
+  opens io.loopx.samples.cli to
+      info.picocli;
+}

@@ -1,0 +1,154 @@
+package io.loopx.samples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Runs the CLI in process through {@link LoopxCli#execute(String[], java.io.OutputStream,
+ * java.io.OutputStream, java.util.function.Supplier)} against a runtime root in a temporary
+ * directory, and writes shell-script providers.
+ */
+final class Cli {
+  static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** The bundled manifest the tests ship (see {@code src/test/resources/loopx/bundled}). */
+  static final String FIXTURE_BUNDLED_ID = "cli-test-fixture";
+
+  final Path root;
+  final CliEnvironment environment;
+
+  Cli(Path tmp, boolean colour) {
+    this.root = tmp.resolve("runtime-root");
+    this.environment =
+        new CliEnvironment(
+            tmp.resolve("home"),
+            colour,
+            CliEnvironment.bundledResources(List.of(FIXTURE_BUNDLED_ID)),
+            Optional.of(Map.of("PATH", "/usr/bin:/bin")));
+  }
+
+  Cli(Path tmp) {
+    this(tmp, false);
+  }
+
+  /** The outcome of one run. */
+  record Result(int exitCode, String stdout, String stderr) {
+    /** Parses stdout as exactly one JSON object (trailing tokens fail). */
+    ObjectNode json() {
+      JsonNode node = JSON.readTree(stdout);
+      assertThat(node.isObject()).as("stdout is one JSON object: %s", stdout).isTrue();
+      assertThat(stdout.strip().lines().count()).as("one line").isEqualTo(1);
+      return (ObjectNode) node;
+    }
+  }
+
+  /** Runs {@code loopx ARGS} exactly as given. */
+  Result raw(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = LoopxCli.execute(args, out, err, () -> environment);
+    return new Result(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Runs {@code loopx ARGS --runtime-root ROOT}. */
+  Result run(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--runtime-root");
+    all.add(root.toString());
+    return raw(all.toArray(new String[0]));
+  }
+
+  /** Runs {@code loopx ARGS --runtime-root ROOT --format json}, expecting {@code exitCode}. */
+  ObjectNode json(int exitCode, String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--format");
+    all.add("json");
+    Result r = run(all.toArray(new String[0]));
+    assertThat(r.exitCode())
+        .as("exit code of %s: %s %s", all, r.stdout(), r.stderr())
+        .isEqualTo(exitCode);
+    assertThat(r.stderr()).isEmpty();
+    return r.json();
+  }
+
+  /** Runs a command with {@code --format json} that must fail, and returns its error packet. */
+  ObjectNode error(String kind, String... args) {
+    ObjectNode packet = json(2, args);
+    assertErrorPacket(packet, kind);
+    return packet;
+  }
+
+  Path stateFile() {
+    return root.resolve("extensions").resolve("state.json");
+  }
+
+  static void assertErrorPacket(ObjectNode packet, String kind) {
+    assertThat(Keys.of(packet)).containsExactlyElementsOf(Keys.ERROR);
+    assertThat(packet.get("ok").booleanValue()).isFalse();
+    assertThat(packet.get("schema_version").stringValue()).isEqualTo("loopx_extension_error_v0");
+    assertThat(packet.get("status").stringValue()).isEqualTo("invalid_request");
+    assertThat(packet.get("kind").stringValue()).isEqualTo(kind);
+    assertThat(packet.get("error").stringValue()).isNotBlank();
+  }
+
+  /**
+   * Writes an extension package {@code dir} with id {@code id}: {@code extension.toml} and a shell
+   * provider {@code bin/provider} whose doctor fails while a file {@code bin/fail} exists.
+   */
+  static Path writeProvider(Path dir, String id, String version) throws IOException {
+    Path bin = dir.resolve("bin");
+    Files.createDirectories(bin);
+    Path script = bin.resolve("provider");
+    Files.writeString(
+        script,
+        """
+        #!/bin/sh
+        if [ "$1" = "--doctor" ]; then
+          [ -f "$(dirname "$0")/fail" ] && exit 3
+          exit 0
+        fi
+        cat
+        """);
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path manifest = dir.resolve("extension.toml");
+    Files.writeString(
+        manifest,
+        """
+        schema_version = "loopx_extension_manifest_v0"
+        id = "%s"
+        version = "%s"
+        requires_loopx_api = ">=1,<2"
+        [runtime]
+        protocol = "demo_ext_v0"
+        entrypoint = "bin/provider"
+        doctor_args = ["--doctor"]
+        timeout_seconds = 10
+        """
+            .formatted(id, version));
+    return manifest;
+  }
+
+  /** Makes the doctor of the provider in {@code dir} fail ({@code true}) or pass. */
+  static void failDoctor(Path dir, boolean fail) throws IOException {
+    Path marker = dir.resolve("bin").resolve("fail");
+    if (fail) {
+      Files.writeString(marker, "");
+    } else {
+      Files.deleteIfExists(marker);
+    }
+  }
+}
