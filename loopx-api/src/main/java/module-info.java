@@ -1,7 +1,7 @@
 /**
  * The stable LoopX contract that extension authors and hosts compile against: identifiers, the
- * normalised manifest model, canonical JSON and digests, the typed error model, and the in-process
- * SPI for built-in contributions.
+ * normalised manifest model, canonical JSON and digests, the execution envelope and its verifier,
+ * the typed error model, and the in-process SPI for built-in contributions.
  *
  * <p>Signatures use only JDK types, types of this module and, for JSON payloads, Jackson 3 tree
  * nodes.
@@ -15,4 +15,5 @@ module io.loopx.api {
   exports io.loopx.api.manifest;
   exports io.loopx.api.json;
   exports io.loopx.api.spi;
+  exports io.loopx.api.envelope;
 }

@@ -18,4 +18,6 @@ module io.loopx.runtime {
   exports io.loopx.runtime.state;
   exports io.loopx.runtime.doctor;
   exports io.loopx.runtime.lifecycle;
+  exports io.loopx.runtime.envelope;
+  exports io.loopx.runtime.run;
 }

@@ -35,6 +35,8 @@ import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.OsProcessLauncher;
 import io.loopx.runtime.process.ProcessLauncher;
+import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -174,6 +176,31 @@ public final class Loopx {
   /** Returns the activation state as currently stored. */
   public ActivationState state() {
     return store.read();
+  }
+
+  // ---------------------------------------------------------------- standalone run
+
+  /**
+   * Runs a standalone extension with a request read from {@code input} (SPEC §7); a preview checks
+   * everything and starts nothing. The request is read and validated first (at most 1,000,000 bytes
+   * consumed), before any state is read. See {@link RunRequest} and {@link RunReceipt}.
+   *
+   * @throws LoopxException {@code REQUEST_INVALID}; then (state errors aside) in this order {@code
+   *     NOT_INSTALLED}, {@code EXTENSION_DISABLED}, {@code DOCTOR_STALE}, {@code RESOLUTION_FAILED}
+   *     (not standalone), {@code PERMISSION_DENIED} (any declared permission). What the provider
+   *     did is never an exception: it is the receipt's status.
+   */
+  public RunReceipt run(ExtensionId id, InputStream input, Mode mode) {
+    RunRequest request = RunRequest.read(input);
+    return new StandaloneRun(store, resolver, launcher, hostEnvironment, fileSystem)
+        .run(id, request, mode);
+  }
+
+  /** As {@link #run(ExtensionId, InputStream, Mode)}, with the request given as bytes. */
+  public RunReceipt run(ExtensionId id, byte[] input, Mode mode) {
+    RunRequest request = RunRequest.parse(input);
+    return new StandaloneRun(store, resolver, launcher, hostEnvironment, fileSystem)
+        .run(id, request, mode);
   }
 
   // ---------------------------------------------------------------- catalog

@@ -1,2 +1,0 @@
-/** JMH benchmarks of LoopX hot paths, each paired with its baseline. */
-package io.loopx.benchmarks;

@@ -1,0 +1,266 @@
+package io.loopx.runtime.run;
+
+import io.loopx.api.ExtensionId;
+import io.loopx.api.InvalidValueException;
+import io.loopx.api.ProtocolId;
+import io.loopx.api.Revision;
+import io.loopx.api.json.InvalidJsonException;
+import io.loopx.api.json.StrictJson;
+import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.Receipt;
+import io.loopx.runtime.process.LaunchOutcome;
+import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.process.LaunchResult;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Receipt of a managed run of a standalone extension ({@value #SCHEMA_VERSION}, SPEC §7).
+ *
+ * <p>JSON keys, always all present ({@code null} where they do not apply): {@code ok,
+ * schema_version, operation ("run"), extension_id, provider_version, revision, protocol, dry_run,
+ * executed, status, failure_kind, exit_code, provider_result, input_schema_version}.
+ *
+ * <p>An executed run is classified by {@link #executed}, first match wins:
+ *
+ * <ol>
+ *   <li>could not start: {@code provider_failed} / {@code execution_failed};
+ *   <li>timeout: {@code provider_failed} / {@code timeout};
+ *   <li>stdout over the cap: {@code invalid_provider_output} / {@code response_too_large};
+ *   <li>stderr over the cap: {@code provider_failed} / {@code stderr_too_large};
+ *   <li>stdout not exactly one strict JSON object (invalid UTF-8, not JSON, not an object, empty,
+ *       trailing data, an I-JSON violation; whitespace around it is allowed): {@code
+ *       invalid_provider_output} / {@code response_not_json_object};
+ *   <li>exit status not 0, or the object's {@code ok} is the JSON boolean {@code false}: {@code
+ *       provider_failed}, no failure kind;
+ *   <li>otherwise {@code succeeded}.
+ * </ol>
+ *
+ * <p>{@code exit_code} is the provider's own exit status when it exited by itself (128+n when a
+ * signal n that LoopX did not send killed it) and {@code null} otherwise. {@code provider_result}
+ * is the parsed stdout whenever it was exactly one JSON object and was not cut at the cap ({@link
+ * #OUTPUT_LIMIT}), whatever the status. {@code ok} is true only for {@code succeeded} and for a
+ * preview.
+ *
+ * <p>Immutable: the provider result is copied on the way in and out.
+ *
+ * @param extensionId the extension that was run
+ * @param providerVersion the active revision's manifest {@code version}
+ * @param revision the active revision
+ * @param protocol the runtime protocol
+ * @param dryRun whether this was a preview
+ * @param executed whether LoopX dispatched the request (every executed run, also one whose provider
+ *     could not start); always {@code !dryRun}
+ * @param status the status ({@link RunStatus#READY} exactly for a preview)
+ * @param failureKind the named failure, if any
+ * @param exitCode the provider's own exit status, when it exited by itself
+ * @param providerResult the provider's stdout object, when stdout was exactly one
+ * @param inputSchemaVersion the request's top-level {@code schema_version} when it is a string
+ */
+public record RunReceipt(
+    ExtensionId extensionId,
+    String providerVersion,
+    Revision revision,
+    ProtocolId protocol,
+    boolean dryRun,
+    boolean executed,
+    RunStatus status,
+    Optional<RunFailure> failureKind,
+    OptionalInt exitCode,
+    Optional<ObjectNode> providerResult,
+    Optional<String> inputSchemaVersion)
+    implements Receipt {
+
+  /** The receipt schema. */
+  public static final String SCHEMA_VERSION = "loopx_extension_run_receipt_v0";
+
+  /** The cap of each provider output stream in a run: 1,000,000 bytes. */
+  public static final int OUTPUT_LIMIT = LaunchRequest.DEFAULT_OUTPUT_LIMIT;
+
+  /** The {@code operation} of every run receipt. */
+  public static final String OPERATION = "run";
+
+  /**
+   * Checks nulls and consistency and copies the provider result.
+   *
+   * @throws InvalidValueException when {@code executed == dryRun}, or the status is {@code READY}
+   *     for an executed run (or anything else for a preview), or a preview carries a failure, exit
+   *     code or provider result
+   */
+  public RunReceipt {
+    Objects.requireNonNull(extensionId, "extensionId");
+    Objects.requireNonNull(providerVersion, "providerVersion");
+    Objects.requireNonNull(revision, "revision");
+    Objects.requireNonNull(protocol, "protocol");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(failureKind, "failureKind");
+    Objects.requireNonNull(exitCode, "exitCode");
+    providerResult =
+        Objects.requireNonNull(providerResult, "providerResult").map(o -> o.deepCopy());
+    Objects.requireNonNull(inputSchemaVersion, "inputSchemaVersion");
+    if (executed == dryRun) {
+      throw new InvalidValueException(
+          "run receipt", extensionId.value(), "is either a preview or executed");
+    }
+    if ((status == RunStatus.READY) != dryRun) {
+      throw new InvalidValueException(
+          "run receipt status", status.wireName(), "is `ready` exactly for a preview");
+    }
+    if (dryRun && (failureKind.isPresent() || exitCode.isPresent() || providerResult.isPresent())) {
+      throw new InvalidValueException(
+          "run receipt", extensionId.value(), "a preview has no failure, exit code or result");
+    }
+  }
+
+  /**
+   * Returns the receipt of a preview: every precondition holds, nothing was started.
+   *
+   * @throws InvalidValueException when {@code manifest} has no runtime
+   */
+  public static RunReceipt preview(ExtensionManifest manifest, RunRequest request) {
+    return new RunReceipt(
+        manifest.id(),
+        manifest.version(),
+        manifest.revision(),
+        runtime(manifest).protocol(),
+        true,
+        false,
+        RunStatus.READY,
+        Optional.empty(),
+        OptionalInt.empty(),
+        Optional.empty(),
+        request.schemaVersion());
+  }
+
+  /**
+   * Classifies what the provider of {@code manifest} did with {@code request} (see the class
+   * documentation for the order).
+   *
+   * @throws InvalidValueException when {@code manifest} has no runtime
+   */
+  public static RunReceipt executed(
+      ExtensionManifest manifest, RunRequest request, LaunchResult result) {
+    RuntimeSpec runtime = runtime(manifest);
+    byte[] stdout = result.stdout();
+    // Stdout that crossed the cap was cut: its first bytes are never a result, even after a
+    // timeout.
+    Optional<ObjectNode> stdoutObject =
+        result.outcome() == LaunchOutcome.STDOUT_OVER_LIMIT || stdout.length > OUTPUT_LIMIT
+            ? Optional.empty()
+            : oneObject(stdout);
+    Classified c =
+        switch (result.outcome()) {
+          case NOT_STARTED -> failed(RunStatus.PROVIDER_FAILED, RunFailure.EXECUTION_FAILED);
+          case TIMED_OUT -> failed(RunStatus.PROVIDER_FAILED, RunFailure.TIMEOUT);
+          case STDOUT_OVER_LIMIT ->
+              failed(RunStatus.INVALID_PROVIDER_OUTPUT, RunFailure.RESPONSE_TOO_LARGE);
+          case STDERR_OVER_LIMIT -> failed(RunStatus.PROVIDER_FAILED, RunFailure.STDERR_TOO_LARGE);
+          case EXITED -> {
+            if (stdoutObject.isEmpty()) {
+              yield failed(RunStatus.INVALID_PROVIDER_OUTPUT, RunFailure.RESPONSE_NOT_JSON_OBJECT);
+            }
+            boolean failedRun = result.exitCode().getAsInt() != 0 || saysNotOk(stdoutObject.get());
+            yield new Classified(
+                failedRun ? RunStatus.PROVIDER_FAILED : RunStatus.SUCCEEDED, Optional.empty());
+          }
+        };
+    return new RunReceipt(
+        manifest.id(),
+        manifest.version(),
+        manifest.revision(),
+        runtime.protocol(),
+        false,
+        true,
+        c.status(),
+        c.failure(),
+        result.exitCode(),
+        stdoutObject,
+        request.schemaVersion());
+  }
+
+  /** Returns a copy of the provider's stdout object, when stdout was exactly one. */
+  @Override
+  public Optional<ObjectNode> providerResult() {
+    return providerResult.map(o -> o.deepCopy());
+  }
+
+  /** Returns whether the run succeeded, or, for a preview, would be attempted. */
+  @Override
+  public boolean ok() {
+    return status == RunStatus.SUCCEEDED || status == RunStatus.READY;
+  }
+
+  @Override
+  public String schemaVersion() {
+    return SCHEMA_VERSION;
+  }
+
+  @Override
+  public ObjectNode toJson() {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.put("ok", ok());
+    o.put("schema_version", SCHEMA_VERSION);
+    o.put("operation", OPERATION);
+    o.put("extension_id", extensionId.value());
+    o.put("provider_version", providerVersion);
+    o.put("revision", revision.value());
+    o.put("protocol", protocol.value());
+    o.put("dry_run", dryRun);
+    o.put("executed", executed);
+    o.put("status", status.wireName());
+    if (failureKind.isPresent()) {
+      o.put("failure_kind", failureKind.get().wireName());
+    } else {
+      o.putNull("failure_kind");
+    }
+    if (exitCode.isPresent()) {
+      o.put("exit_code", exitCode.getAsInt());
+    } else {
+      o.putNull("exit_code");
+    }
+    if (providerResult.isPresent()) {
+      o.set("provider_result", providerResult.get().deepCopy());
+    } else {
+      o.putNull("provider_result");
+    }
+    if (inputSchemaVersion.isPresent()) {
+      o.put("input_schema_version", inputSchemaVersion.get());
+    } else {
+      o.putNull("input_schema_version");
+    }
+    return o;
+  }
+
+  private record Classified(RunStatus status, Optional<RunFailure> failure) {}
+
+  private static Classified failed(RunStatus status, RunFailure failure) {
+    return new Classified(status, Optional.of(failure));
+  }
+
+  private static RuntimeSpec runtime(ExtensionManifest manifest) {
+    return manifest
+        .runtime()
+        .orElseThrow(
+            () ->
+                new InvalidValueException(
+                    "run receipt manifest", manifest.id().value(), "has no [runtime]"));
+  }
+
+  private static Optional<ObjectNode> oneObject(byte[] stdout) {
+    try {
+      return Optional.of(StrictJson.parseObject(stdout));
+    } catch (InvalidJsonException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean saysNotOk(ObjectNode result) {
+    JsonNode ok = result.get("ok");
+    return ok != null && ok.isBoolean() && !ok.booleanValue();
+  }
+}

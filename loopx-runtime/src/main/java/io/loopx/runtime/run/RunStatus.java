@@ -1,0 +1,20 @@
+package io.loopx.runtime.run;
+
+import java.util.Locale;
+
+/** The {@code status} of a {@link RunReceipt}. */
+public enum RunStatus {
+  /** A preview: every precondition holds and an execute would start the provider. */
+  READY,
+  /** The provider returned one JSON object, exited 0 and did not report {@code "ok": false}. */
+  SUCCEEDED,
+  /** The provider could not start, timed out, overflowed stderr, exited non-zero or said not ok. */
+  PROVIDER_FAILED,
+  /** The provider's stdout was too large or not exactly one JSON object. */
+  INVALID_PROVIDER_OUTPUT;
+
+  /** Returns the snake_case word used on the wire, e.g. {@code provider_failed}. */
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}
