@@ -11,10 +11,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A successful activation check ({@code loopx_extension_activation_v0}): the extension is installed,
- * enabled and doctor-fresh, and its active revision declares every permission the operation needs.
- * Hosts call it before entering extension-owned code in process; disabling or upgrading the
- * extension affects the next check.
+ * A successful activation check ({@code loopx_extension_activation_v0}): the extension is
+ * installed, enabled and doctor-fresh, and its active revision declares every permission the
+ * operation needs. Hosts call it before entering extension-owned code in process; disabling or
+ * upgrading the extension affects the next check.
  *
  * @param extensionId the extension
  * @param providerVersion the active revision's version

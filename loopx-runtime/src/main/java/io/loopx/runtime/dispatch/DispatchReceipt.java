@@ -13,8 +13,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Receipt of a governed capability dispatch ({@code loopx_capability_dispatch_v0}). In a preview the
- * status is {@code ready} and nothing ran; executed, the status, failure kind, exit code and
+ * Receipt of a governed capability dispatch ({@code loopx_capability_dispatch_v0}). In a preview
+ * the status is {@code ready} and nothing ran; executed, the status, failure kind, exit code and
  * provider result are classified as for a managed run (an in-process built-in has no exit code).
  *
  * @param capabilityId the capability

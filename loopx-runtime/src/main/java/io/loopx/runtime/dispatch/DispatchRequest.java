@@ -12,9 +12,9 @@ import java.util.Optional;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What a capability command asks to dispatch: the capability and protocol, the action and its
- * scope (bound into the execution envelope), the permission the operation needs, optionally the
- * provider the caller names, and bounded extra provider arguments from host configuration.
+ * What a capability command asks to dispatch: the capability and protocol, the action and its scope
+ * (bound into the execution envelope), the permission the operation needs, optionally the provider
+ * the caller names, and bounded extra provider arguments from host configuration.
  *
  * <p>Immutable: the scope is deep-copied in and out.
  *
