@@ -1,0 +1,43 @@
+package io.loopx.api.provider;
+
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The request handler of a {@code java_main} provider, run by {@link ProviderMain}.
+ *
+ * <p><b>Implemented by extension authors.</b> Evolution: new methods are only ever added as default
+ * methods, so implementations never break. LoopX calls the methods of one instance from one thread,
+ * once per process: {@link #doctor()} when the provider is probed, otherwise {@link
+ * #handle(ObjectNode)}; {@link #responseSchemaVersion()} may be called in either case.
+ */
+public interface ProviderHandler {
+
+  /**
+   * Returns the {@code schema_version} of this provider's responses, for example {@code
+   * loopx_text_stats_response_v0}. {@link ProviderMain} puts it into the {@code ok:false} object it
+   * writes when the request cannot be read or the handler fails.
+   */
+  String responseSchemaVersion();
+
+  /**
+   * Handles one request and returns the response object, which {@link ProviderMain} writes to
+   * stdout. The process exits 0 when the response holds {@code "ok": true}, else 1.
+   *
+   * <p>Validate the request before doing any work. To refuse it, throw a {@link ProviderException}
+   * whose message names the problem; it becomes the {@code error} of an {@code ok:false} response.
+   * Any other exception is reported the same way, with its type in the message.
+   *
+   * @param request the request read from stdin: one strict I-JSON object (see {@link
+   *     io.loopx.api.json.StrictJson}), owned by the handler
+   * @return the response object, never null
+   */
+  ObjectNode handle(ObjectNode request);
+
+  /**
+   * Checks that the provider can serve requests, without side effects: no files written, no
+   * network, no stdout. Called instead of {@link #handle} when the process arguments contain
+   * {@value ProviderMain#DOCTOR_FLAG}; stdin is not read. Throw to report the provider as not
+   * ready. The default checks nothing.
+   */
+  default void doctor() {}
+}

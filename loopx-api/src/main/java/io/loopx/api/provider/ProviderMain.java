@@ -1,0 +1,247 @@
+package io.loopx.api.provider;
+
+import io.loopx.api.ErrorKind;
+import io.loopx.api.LoopxException;
+import io.loopx.api.json.InvalidJsonException;
+import io.loopx.api.json.StrictJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Runs the protocol of a standalone {@code java_main} provider (SPEC §7) around a {@link
+ * ProviderHandler}:
+ *
+ * <ul>
+ *   <li>When the arguments contain {@value #DOCTOR_FLAG}, it calls {@link ProviderHandler#doctor()}
+ *       and exits 0 (1 if the doctor throws). It reads no stdin, writes nothing to stdout and
+ *       creates no file.
+ *   <li>Otherwise it reads stdin to its end (at most {@value #MAX_REQUEST_BYTES} bytes), parses it
+ *       with {@link StrictJson#parseObject} (strict UTF-8, one I-JSON object), calls {@link
+ *       ProviderHandler#handle} and writes the response as one compact JSON object followed by
+ *       {@code \n} to stdout, in UTF-8 whatever the default charset. The exit code is 0 when the
+ *       response holds {@code "ok": true}, else 1.
+ *   <li>When the request cannot be read (too large, not UTF-8, not JSON, not an object, empty) or
+ *       the handler throws, stdout gets exactly one object {@code {"ok":false,"schema_version":
+ *       <the handler's responseSchemaVersion()>,"error":<message>}} and the exit code is 1. The
+ *       message is that of a {@link LoopxException} (such as {@link ProviderException}), or the
+ *       type and message of any other exception, cut to {@value #MAX_ERROR_CHARS} characters. Stack
+ *       traces go to stderr, and only for exceptions that are not a {@code LoopxException}.
+ * </ul>
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ProviderMain {
+  /** The argument that selects the doctor probe. */
+  public static final String DOCTOR_FLAG = "--doctor";
+
+  /** The largest request accepted on stdin, in bytes (the host's limit, SPEC §7). */
+  public static final int MAX_REQUEST_BYTES = 1_000_000;
+
+  /** The longest {@code error} message written, in UTF-16 code units. */
+  public static final int MAX_ERROR_CHARS = 4_096;
+
+  /** The {@code schema_version} of an error object when the handler cannot name its own. */
+  public static final String FALLBACK_SCHEMA_VERSION = "loopx_provider_response_v0";
+
+  /** Exit code of a successful doctor probe or an {@code "ok": true} response. */
+  public static final int EXIT_OK = 0;
+
+  /** Exit code of a failed doctor probe, a refused request or an {@code ok} other than true. */
+  public static final int EXIT_FAILED = 1;
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private ProviderMain() {}
+
+  /**
+   * Runs {@code handler} on this process's stdin, stdout and stderr, then terminates the JVM with
+   * the exit code of {@link #execute}. Call it from {@code main}.
+   *
+   * <p>While the handler runs, {@link System#out} is redirected to stderr, so that stray prints of
+   * the handler or its libraries cannot corrupt the one JSON object on stdout.
+   */
+  public static void run(String[] args, ProviderHandler handler) {
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+    int code;
+    System.setOut(stderr);
+    try {
+      code = execute(args, handler, System.in, stdout, stderr);
+    } finally {
+      System.setOut(stdout);
+    }
+    stdout.flush();
+    stderr.flush();
+    System.exit(code);
+  }
+
+  /**
+   * Runs {@code handler} on the given streams and returns the exit code instead of exiting; the
+   * streams are not closed. This is {@link #run} without the process around it, for tests.
+   *
+   * @return {@link #EXIT_OK} or {@link #EXIT_FAILED}
+   */
+  public static int execute(
+      String[] args,
+      ProviderHandler handler,
+      InputStream stdin,
+      OutputStream stdout,
+      OutputStream stderr) {
+    Objects.requireNonNull(args, "args");
+    Objects.requireNonNull(handler, "handler");
+    Objects.requireNonNull(stdin, "stdin");
+    Objects.requireNonNull(stdout, "stdout");
+    Objects.requireNonNull(stderr, "stderr");
+    if (Arrays.asList(args).contains(DOCTOR_FLAG)) {
+      return doctor(handler, stderr);
+    }
+    return serve(handler, stdin, stdout, stderr);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private static int doctor(ProviderHandler handler, OutputStream stderr) {
+    try {
+      handler.doctor();
+      return EXIT_OK;
+    } catch (Exception | LinkageError | StackOverflowError e) {
+      report(stderr, "doctor failed: " + describe(e), e);
+      return EXIT_FAILED;
+    }
+  }
+
+  private static int serve(
+      ProviderHandler handler, InputStream stdin, OutputStream stdout, OutputStream stderr) {
+    byte[] out;
+    int code;
+    try {
+      ObjectNode request = parse(read(stdin));
+      ObjectNode response = handler.handle(request);
+      if (response == null) {
+        throw new IllegalStateException("the provider handler returned no response");
+      }
+      out = encode(response);
+      code = isOk(response) ? EXIT_OK : EXIT_FAILED;
+    } catch (Exception | LinkageError | StackOverflowError e) {
+      String message = describe(e);
+      report(stderr, message, e);
+      out = failure(handler, message);
+      code = EXIT_FAILED;
+    }
+    try {
+      stdout.write(out);
+      stdout.write('\n');
+      stdout.flush();
+    } catch (IOException e) {
+      report(stderr, "the response could not be written to stdout: " + e.getMessage(), null);
+      return EXIT_FAILED;
+    }
+    return code;
+  }
+
+  private static byte[] read(InputStream stdin) {
+    byte[] bytes;
+    try {
+      bytes = stdin.readNBytes(MAX_REQUEST_BYTES + 1);
+    } catch (IOException e) {
+      throw new ProviderException("request could not be read from stdin: " + e.getMessage(), e);
+    }
+    if (bytes.length > MAX_REQUEST_BYTES) {
+      throw new ProviderException("request exceeds the " + MAX_REQUEST_BYTES + "-byte limit");
+    }
+    return bytes;
+  }
+
+  private static ObjectNode parse(byte[] bytes) {
+    try {
+      return StrictJson.parseObject(bytes);
+    } catch (InvalidJsonException e) {
+      String prefix =
+          e.reason() == InvalidJsonException.Reason.NOT_AN_OBJECT
+              ? "request must be a JSON object: "
+              : "request must be a readable JSON object: ";
+      throw new ProviderException(prefix + e.getMessage(), e);
+    }
+  }
+
+  private static byte[] encode(ObjectNode response) {
+    try {
+      return StrictJson.toCompactBytes(response);
+    } catch (InvalidJsonException e) {
+      throw new LoopxException(
+          ErrorKind.INVALID_VALUE,
+          "the provider response cannot be written as JSON: " + e.getMessage(),
+          e);
+    }
+  }
+
+  private static boolean isOk(ObjectNode response) {
+    JsonNode ok = response.get("ok");
+    return ok != null && ok.isBoolean() && ok.asBoolean();
+  }
+
+  private static byte[] failure(ProviderHandler handler, String message) {
+    String schemaVersion;
+    try {
+      schemaVersion = Objects.requireNonNull(handler.responseSchemaVersion());
+    } catch (RuntimeException e) {
+      schemaVersion = FALLBACK_SCHEMA_VERSION;
+    }
+    ObjectNode error = NODES.objectNode();
+    error.put("ok", false);
+    error.put("schema_version", writable(schemaVersion));
+    error.put("error", writable(message));
+    return StrictJson.toCompactBytes(error);
+  }
+
+  private static String describe(Throwable e) {
+    if (e instanceof LoopxException) {
+      return String.valueOf(e.getMessage());
+    }
+    String message = e.getMessage();
+    return "provider failed: " + e.getClass().getName() + (message == null ? "" : ": " + message);
+  }
+
+  /** Writes one diagnostic line (and, for an unexpected exception, its stack trace) to stderr. */
+  private static void report(OutputStream stderr, String line, @Nullable Throwable e) {
+    try {
+      stderr.write((writable(line) + "\n").getBytes(StandardCharsets.UTF_8));
+      if (e != null && !(e instanceof LoopxException)) {
+        PrintStream printer = new PrintStream(stderr, false, StandardCharsets.UTF_8);
+        e.printStackTrace(printer);
+        printer.flush();
+      }
+      stderr.flush();
+    } catch (IOException ignored) {
+      // stderr is diagnostics only; the exit code and stdout still report the failure
+    }
+  }
+
+  /** Cuts {@code s} to {@link #MAX_ERROR_CHARS} and replaces unpaired surrogates by U+FFFD. */
+  static String writable(String s) {
+    String cut = s.length() <= MAX_ERROR_CHARS ? s : s.substring(0, MAX_ERROR_CHARS);
+    StringBuilder out = new StringBuilder(cut.length());
+    for (int i = 0; i < cut.length(); i++) {
+      char c = cut.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < cut.length()
+          && Character.isLowSurrogate(cut.charAt(i + 1))) {
+        out.append(c).append(cut.charAt(++i));
+      } else if (Character.isSurrogate(c)) {
+        out.append('\uFFFD');
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+}

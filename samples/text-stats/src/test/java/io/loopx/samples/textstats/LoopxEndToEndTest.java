@@ -1,0 +1,43 @@
+package io.loopx.samples.textstats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.loopx.api.ExtensionId;
+import io.loopx.runtime.Loopx;
+import io.loopx.runtime.Mode;
+import io.loopx.runtime.doctor.DoctorStatus;
+import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.manifest.LoadedManifest;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sample with the real runtime: {@code Loopx} installs {@code extension.toml}, resolving the
+ * {@code java_main} class from this JVM's code path (this module's {@code target/classes}), and
+ * probes the provider's doctor in a child JVM.
+ */
+class LoopxEndToEndTest {
+
+  @Test
+  void installExecutesTheDoctorAndTheExtensionIsReady(@TempDir Path runtimeRoot) {
+    Loopx loopx = Loopx.builder().runtimeRoot(runtimeRoot).build();
+    LoadedManifest manifest = loopx.loadManifest(Path.of("extension.toml").toAbsolutePath());
+
+    ActivationReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
+
+    assertThat(receipt.changed()).isTrue();
+    assertThat(receipt.extensionId()).isEqualTo(ExtensionId.of(TextStatsProvider.EXTENSION_ID));
+    assertThat(receipt.version()).isEqualTo("1.0.0");
+    assertThat(receipt.doctor().status()).isEqualTo(DoctorStatus.READY);
+    assertThat(receipt.doctor().verified()).isTrue();
+    assertThat(receipt.doctor().failure()).isEmpty();
+    assertThat(loopx.list().extensions())
+        .singleElement()
+        .satisfies(
+            row -> {
+              assertThat(row.enabled()).isTrue();
+              assertThat(row.doctorVerified()).isTrue();
+            });
+  }
+}
