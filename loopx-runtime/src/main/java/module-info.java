@@ -20,4 +20,5 @@ module io.loopx.runtime {
   exports io.loopx.runtime.lifecycle;
   exports io.loopx.runtime.envelope;
   exports io.loopx.runtime.run;
+  exports io.loopx.runtime.dispatch;
 }

@@ -4,6 +4,7 @@ import io.loopx.api.ApiRange;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.api.Permission;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.spi.BuiltinContribution;
@@ -12,6 +13,10 @@ import io.loopx.registry.InstalledExtension;
 import io.loopx.registry.RegistryAssembly;
 import io.loopx.registry.RegistryGeneration;
 import io.loopx.registry.RegistryHolder;
+import io.loopx.runtime.dispatch.ActivationRecord;
+import io.loopx.runtime.dispatch.DispatchReceipt;
+import io.loopx.runtime.dispatch.DispatchRequest;
+import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.doctor.DoctorFailure;
 import io.loopx.runtime.doctor.DoctorPacket;
 import io.loopx.runtime.doctor.ProbeOutcome;
@@ -54,6 +59,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -82,6 +88,7 @@ public final class Loopx {
   private final Map<String, byte[]> bundled;
   private final ManifestLoader loader = new ManifestLoader();
   private final RegistryHolder registry;
+  private final CapabilityDispatch dispatch;
   private final AtomicReference<Published> published;
 
   private Loopx(Builder b, ActivationStore store, FileSystem fileSystem) {
@@ -93,6 +100,9 @@ public final class Loopx {
     this.hostEnvironment = Map.copyOf(b.hostEnvironment);
     this.bundled = Map.copyOf(b.bundled);
     this.registry = RegistryHolder.of(compose(ActivationState.EMPTY, Map.of(), List.of()));
+    this.dispatch =
+        new CapabilityDispatch(
+            store, resolver, launcher, hostEnvironment, fileSystem, b.policy, this::registry);
     this.published =
         new AtomicReference<>(new Published(ActivationState.EMPTY, Map.of(), registry.current()));
   }
@@ -201,6 +211,32 @@ public final class Loopx {
     RunRequest request = RunRequest.parse(input);
     return new StandaloneRun(store, resolver, launcher, hostEnvironment, fileSystem)
         .run(id, request, mode);
+  }
+
+  // ---------------------------------------------------------------- capability dispatch
+
+  /**
+   * Dispatches an effectful capability request (SPEC §8): reads the request first (the same input
+   * rules as {@link #run}), resolves exactly one ready implementation (or the named one), checks
+   * the permission contract, asks the host's {@link DomainPolicy}, binds the execution envelope
+   * and, when executing, runs the provider. A caller can never supply an envelope.
+   */
+  public DispatchReceipt dispatch(DispatchRequest request, InputStream input, Mode mode) {
+    return dispatch.dispatch(request, RunRequest.read(input), mode);
+  }
+
+  /** As {@link #dispatch(DispatchRequest, InputStream, Mode)}, with the request given as bytes. */
+  public DispatchReceipt dispatch(DispatchRequest request, byte[] input, Mode mode) {
+    return dispatch.dispatch(request, RunRequest.parse(input), mode);
+  }
+
+  /**
+   * Checks that extension-owned code may be entered in process for an operation needing {@code
+   * permissions}: the extension is installed, enabled and doctor-fresh, and its active revision
+   * declares them. Call it for every operation; disabling or upgrading affects the next check.
+   */
+  public ActivationRecord activation(ExtensionId id, Set<Permission> permissions) {
+    return dispatch.activation(id, permissions);
   }
 
   // ---------------------------------------------------------------- catalog
@@ -394,8 +430,15 @@ public final class Loopx {
     private RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
     private Map<String, String> hostEnvironment = System.getenv();
     private final Map<String, byte[]> bundled = new LinkedHashMap<>();
+    private DomainPolicy policy = DomainPolicy.denyAll();
 
     private Builder() {}
+
+    /** Uses {@code policy} to decide effectful dispatches (default: deny all). */
+    public Builder domainPolicy(DomainPolicy policy) {
+      this.policy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
 
     /** Keeps state at {@code <runtimeRoot>/extensions/state.json}. */
     public Builder runtimeRoot(Path runtimeRoot) {

@@ -66,7 +66,7 @@ final class StandaloneRun {
     }
     RevisionSnapshot active = record.active();
     ExtensionManifest manifest = active.manifest();
-    RuntimeResolution.Resolved runtime = freshRuntime(record, active);
+    RuntimeResolution.Resolved runtime = freshRuntime(record, active, resolver, fileSystem);
     if (!manifest.isStandalone()) {
       throw new LoopxException(
           ErrorKind.RESOLUTION_FAILED,
@@ -103,8 +103,15 @@ final class StandaloneRun {
     return RunReceipt.executed(manifest, request, result);
   }
 
-  /** Resolves the active runtime from its saved location and requires the proof to cover it. */
-  private RuntimeResolution.Resolved freshRuntime(ExtensionRecord record, RevisionSnapshot active) {
+  /**
+   * Resolves the active runtime from its saved location and requires the proof to cover it; throws
+   * {@code DOCTOR_STALE} otherwise. Shared with capability dispatch.
+   */
+  static RuntimeResolution.Resolved freshRuntime(
+      ExtensionRecord record,
+      RevisionSnapshot active,
+      RuntimeResolver resolver,
+      FileSystem fileSystem) {
     if (active.manifest().runtime().isPresent()) {
       RuntimeResolution resolution =
           resolver.resolveSaved(

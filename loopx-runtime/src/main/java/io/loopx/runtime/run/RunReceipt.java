@@ -4,18 +4,14 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.Revision;
-import io.loopx.api.json.InvalidJsonException;
-import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.Receipt;
-import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -146,29 +142,7 @@ public record RunReceipt(
   public static RunReceipt executed(
       ExtensionManifest manifest, RunRequest request, LaunchResult result) {
     RuntimeSpec runtime = runtime(manifest);
-    byte[] stdout = result.stdout();
-    // Stdout that crossed the cap was cut: its first bytes are never a result, even after a
-    // timeout.
-    Optional<ObjectNode> stdoutObject =
-        result.outcome() == LaunchOutcome.STDOUT_OVER_LIMIT || stdout.length > OUTPUT_LIMIT
-            ? Optional.empty()
-            : oneObject(stdout);
-    Classified c =
-        switch (result.outcome()) {
-          case NOT_STARTED -> failed(RunStatus.PROVIDER_FAILED, RunFailure.EXECUTION_FAILED);
-          case TIMED_OUT -> failed(RunStatus.PROVIDER_FAILED, RunFailure.TIMEOUT);
-          case STDOUT_OVER_LIMIT ->
-              failed(RunStatus.INVALID_PROVIDER_OUTPUT, RunFailure.RESPONSE_TOO_LARGE);
-          case STDERR_OVER_LIMIT -> failed(RunStatus.PROVIDER_FAILED, RunFailure.STDERR_TOO_LARGE);
-          case EXITED -> {
-            if (stdoutObject.isEmpty()) {
-              yield failed(RunStatus.INVALID_PROVIDER_OUTPUT, RunFailure.RESPONSE_NOT_JSON_OBJECT);
-            }
-            boolean failedRun = result.exitCode().getAsInt() != 0 || saysNotOk(stdoutObject.get());
-            yield new Classified(
-                failedRun ? RunStatus.PROVIDER_FAILED : RunStatus.SUCCEEDED, Optional.empty());
-          }
-        };
+    ProviderOutcome outcome = ProviderOutcome.classify(result);
     return new RunReceipt(
         manifest.id(),
         manifest.version(),
@@ -176,10 +150,10 @@ public record RunReceipt(
         runtime.protocol(),
         false,
         true,
-        c.status(),
-        c.failure(),
-        result.exitCode(),
-        stdoutObject,
+        outcome.status(),
+        outcome.failure(),
+        outcome.exitCode(),
+        outcome.providerResult(),
         request.schemaVersion());
   }
 
@@ -212,34 +186,13 @@ public record RunReceipt(
     o.put("protocol", protocol.value());
     o.put("dry_run", dryRun);
     o.put("executed", executed);
-    o.put("status", status.wireName());
-    if (failureKind.isPresent()) {
-      o.put("failure_kind", failureKind.get().wireName());
-    } else {
-      o.putNull("failure_kind");
-    }
-    if (exitCode.isPresent()) {
-      o.put("exit_code", exitCode.getAsInt());
-    } else {
-      o.putNull("exit_code");
-    }
-    if (providerResult.isPresent()) {
-      o.set("provider_result", providerResult.get().deepCopy());
-    } else {
-      o.putNull("provider_result");
-    }
+    new ProviderOutcome(status, failureKind, exitCode, providerResult).writeTo(o);
     if (inputSchemaVersion.isPresent()) {
       o.put("input_schema_version", inputSchemaVersion.get());
     } else {
       o.putNull("input_schema_version");
     }
     return o;
-  }
-
-  private record Classified(RunStatus status, Optional<RunFailure> failure) {}
-
-  private static Classified failed(RunStatus status, RunFailure failure) {
-    return new Classified(status, Optional.of(failure));
   }
 
   private static RuntimeSpec runtime(ExtensionManifest manifest) {
@@ -249,18 +202,5 @@ public record RunReceipt(
             () ->
                 new InvalidValueException(
                     "run receipt manifest", manifest.id().value(), "has no [runtime]"));
-  }
-
-  private static Optional<ObjectNode> oneObject(byte[] stdout) {
-    try {
-      return Optional.of(StrictJson.parseObject(stdout));
-    } catch (InvalidJsonException e) {
-      return Optional.empty();
-    }
-  }
-
-  private static boolean saysNotOk(ObjectNode result) {
-    JsonNode ok = result.get("ok");
-    return ok != null && ok.isBoolean() && !ok.booleanValue();
   }
 }

@@ -1,0 +1,56 @@
+package io.loopx.runtime.dispatch;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The host's domain policy: decides whether an effectful action may be dispatched, after resolution
+ * and the permission check and before an execution envelope is bound.
+ *
+ * <p>Implemented by hosts. Must be thread-safe and side-effect free (previews ask it too). The
+ * default of {@link io.loopx.runtime.Loopx.Builder} is {@link #denyAll()}: nothing effectful runs
+ * until the host says so.
+ */
+@FunctionalInterface
+public interface DomainPolicy {
+
+  /** Returns the decision for {@code request}. */
+  Decision decide(DispatchRequest request);
+
+  /** A policy that allows every action. */
+  static DomainPolicy allowAll() {
+    return request -> Decision.allow();
+  }
+
+  /** A policy that refuses every action. */
+  static DomainPolicy denyAll() {
+    return request -> Decision.deny("the host's domain policy allows no effectful dispatch");
+  }
+
+  /**
+   * A policy decision.
+   *
+   * @param reason empty when allowed; the refusal reason otherwise
+   */
+  record Decision(Optional<String> reason) {
+    /** Rejects null. */
+    public Decision {
+      Objects.requireNonNull(reason, "reason");
+    }
+
+    /** Returns an allowing decision. */
+    public static Decision allow() {
+      return new Decision(Optional.empty());
+    }
+
+    /** Returns a refusal with a reason naming what was refused. */
+    public static Decision deny(String reason) {
+      return new Decision(Optional.of(reason));
+    }
+
+    /** Returns whether the action is allowed. */
+    public boolean allowed() {
+      return reason.isEmpty();
+    }
+  }
+}
