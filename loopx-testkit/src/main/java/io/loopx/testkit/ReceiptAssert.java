@@ -247,18 +247,14 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
    */
   public static Optional<List<String>> documentedKeys(JsonNode receipt) {
     String schema = receipt.path("schema_version").asString("");
-    switch (schema) {
-      case "loopx_extension_doctor_v0":
-        return Optional.of(DOCTOR_PACKET);
-      case "loopx_extension_doctor_batch_v0":
-        return Optional.of(DOCTOR_BATCH);
-      case "loopx_extension_state_v0":
-        return Optional.of(LIST);
-      case "loopx_extension_operation_v0":
-        return Optional.ofNullable(OPERATIONS.get(receipt.path("operation").asString("")));
-      default:
-        return Optional.empty();
-    }
+    return switch (schema) {
+      case "loopx_extension_doctor_v0" -> Optional.of(DOCTOR_PACKET);
+      case "loopx_extension_doctor_batch_v0" -> Optional.of(DOCTOR_BATCH);
+      case "loopx_extension_state_v0" -> Optional.of(LIST);
+      case "loopx_extension_operation_v0" ->
+          Optional.ofNullable(OPERATIONS.get(receipt.path("operation").asString("")));
+      default -> Optional.empty();
+    };
   }
 
   private void check(JsonNode node, String at, List<String> problems, boolean exact) {

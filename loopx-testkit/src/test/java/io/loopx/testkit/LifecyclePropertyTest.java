@@ -68,26 +68,28 @@ class LifecyclePropertyTest {
 
   /** A command or a change to the fake world. */
   enum Op {
-    INSTALL(4),
-    UPGRADE(7),
-    ENABLE(2),
-    DISABLE(2),
-    ROLLBACK(3),
-    DOCTOR(2),
-    DOCTOR_ALL(2),
-    DOCTOR_STARTS_FAILING(1),
-    DOCTOR_STARTS_PASSING(2),
-    REPLACE_LAUNCHER(1),
-    DELETE_LAUNCHER(1);
+    INSTALL(4, false),
+    UPGRADE(7, false),
+    ENABLE(2, false),
+    DISABLE(2, false),
+    ROLLBACK(3, false),
+    DOCTOR(2, false),
+    DOCTOR_ALL(2, false),
+    DOCTOR_STARTS_FAILING(1, true),
+    DOCTOR_STARTS_PASSING(2, true),
+    REPLACE_LAUNCHER(1, true),
+    DELETE_LAUNCHER(1, true);
 
     final int weight;
+    final boolean worldChange;
 
-    Op(int weight) {
+    Op(int weight, boolean worldChange) {
       this.weight = weight;
+      this.worldChange = worldChange;
     }
 
     boolean mutatesTheWorld() {
-      return ordinal() >= DOCTOR_STARTS_FAILING.ordinal();
+      return worldChange;
     }
   }
 
