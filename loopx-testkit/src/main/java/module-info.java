@@ -8,7 +8,8 @@ module io.loopx.testkit {
   requires transitive io.loopx.runtime;
   requires com.google.common.jimfs;
   requires org.junit.jupiter.api;
-  requires org.assertj.core;
+  // ReceiptAssert extends AssertJ's AbstractAssert: users of the testkit read AssertJ too.
+  requires transitive org.assertj.core;
 
-// exports io.loopx.testkit; (added with the first testkit type)
+  exports io.loopx.testkit;
 }

@@ -1,0 +1,73 @@
+package io.loopx.testkit;
+
+import io.loopx.runtime.manifest.LoadedManifest;
+import io.loopx.runtime.manifest.ManifestLoader;
+import java.nio.file.Path;
+
+/**
+ * Starting points for {@link ManifestBuilder}s: a bare header, a standalone extension, a capability
+ * provider and an implementation of a capability. Every builder starts valid; change what the test
+ * is about.
+ */
+public final class Manifests {
+  /** The manifest file name in an extension package. */
+  public static final String FILE_NAME = "extension.toml";
+
+  /** The manifest schema version. */
+  public static final String SCHEMA_VERSION = "loopx_extension_manifest_v0";
+
+  /** The default {@code version}. */
+  public static final String DEFAULT_VERSION = "1.0.0";
+
+  /** The default {@code requires_loopx_api}: this API version, 1. */
+  public static final String DEFAULT_API_RANGE = ">=1,<2";
+
+  /**
+   * The default {@code entrypoint} of {@link #standalone}: a path relative to the package directory
+   * (written there by {@link JimfsRuntimeRoot#writePackage}).
+   */
+  public static final String DEFAULT_ENTRYPOINT = "bin/provider";
+
+  private Manifests() {}
+
+  /**
+   * Returns a builder with only the header ({@code schema_version}, {@code id}, {@code version},
+   * {@code requires_loopx_api}, no permissions) and no runtime: valid only once something is added.
+   */
+  public static ManifestBuilder builder(String id) {
+    return new ManifestBuilder(id);
+  }
+
+  /**
+   * Returns a standalone extension: a runtime with {@code entrypoint = "bin/provider"}, {@code
+   * doctor_args = ["--doctor"]} and the protocol {@code <id with _>_v0}.
+   */
+  public static ManifestBuilder standalone(String id) {
+    return builder(id).entrypoint(DEFAULT_ENTRYPOINT).doctorArgs(ProcessScript.DOCTOR_ARGUMENT);
+  }
+
+  /**
+   * Returns a declaration-only extension that provides the public capability {@code capabilityId}.
+   */
+  public static ManifestBuilder provider(String id, String capabilityId) {
+    return builder(id).provides(capabilityId);
+  }
+
+  /**
+   * Returns an extension with a runtime (as {@link #standalone}) that implements {@code
+   * capabilityId}, for example the built-in {@code semantic-preference} or a capability it also
+   * {@linkplain ManifestBuilder#provides(String) provides}.
+   */
+  public static ManifestBuilder implementer(String id, String capabilityId) {
+    return standalone(id).implementsCapability(capabilityId);
+  }
+
+  /**
+   * Loads {@code file} with the real {@link ManifestLoader}.
+   *
+   * @throws io.loopx.api.manifest.ManifestException when it breaks a rule
+   */
+  public static LoadedManifest load(Path file) {
+    return new ManifestLoader().load(file);
+  }
+}

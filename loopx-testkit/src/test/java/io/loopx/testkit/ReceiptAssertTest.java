@@ -1,0 +1,179 @@
+package io.loopx.testkit;
+
+import static io.loopx.testkit.ReceiptAssert.assertThatReceipt;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.loopx.api.ExtensionId;
+import io.loopx.runtime.Mode;
+import io.loopx.runtime.Receipt;
+import io.loopx.runtime.manifest.LoadedManifest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+class ReceiptAssertTest {
+  static final ExtensionId ID = ExtensionId.of("demo-ext");
+
+  final TestLoopx t = TestLoopx.create();
+
+  @AfterEach
+  void close() {
+    t.close();
+  }
+
+  LoadedManifest staged(String version) {
+    return t.stage(Manifests.standalone("demo-ext").version(version), ProcessScript.doctorExits(0));
+  }
+
+  /** A receipt whose JSON the test controls. */
+  static Receipt receipt(boolean ok, ObjectNode json) {
+    return new Receipt() {
+      @Override
+      public boolean ok() {
+        return ok;
+      }
+
+      @Override
+      public String schemaVersion() {
+        return json.path("schema_version").asString("");
+      }
+
+      @Override
+      public ObjectNode toJson() {
+        return json.deepCopy();
+      }
+    };
+  }
+
+  @Test
+  void passesOnEveryRealLifecycleReceipt() {
+    var install = t.loopx().install(staged("1.0.0"), Mode.EXECUTE);
+    var upgrade = t.loopx().upgrade(staged("2.0.0"), Mode.EXECUTE);
+    var rollback = t.loopx().rollback(ID, Mode.PREVIEW);
+    var disable = t.loopx().disable(ID, Mode.EXECUTE);
+    var enable = t.loopx().enable(ID, Mode.EXECUTE);
+    var doctor = t.loopx().doctor(ID, Mode.PREVIEW);
+    var batch = t.loopx().doctorAllEnabled(Mode.EXECUTE);
+    var list = t.loopx().list();
+
+    for (Receipt r :
+        new Receipt[] {install, upgrade, rollback, disable, enable, doctor, batch, list}) {
+      assertThatReceipt(r).isOk().hasAllDocumentedKeys().hasOnlyDocumentedKeys();
+    }
+    assertThatReceipt(install)
+        .hasSchemaVersion("loopx_extension_operation_v0")
+        .hasValue("operation", "install")
+        .hasValue("dry_run", false)
+        .hasValue("changed", true)
+        .hasValue("revision", install.revision())
+        .hasNullValue("previous_revision")
+        .hasValue("doctor.status", "ready")
+        .hasValue("doctor.external_writes_performed", false)
+        .hasNullValue("doctor.failure_kind");
+    assertThatReceipt(disable).doesNotHaveKey("doctor").hasValue("would_change", true);
+    assertThatReceipt(batch)
+        .hasSchemaVersion("loopx_extension_doctor_batch_v0")
+        .hasValue("status", "ready")
+        .hasValue("enabled_count", 1)
+        .hasValue("verified_count", 1L)
+        .hasValue("extensions[0].status", "ready")
+        .hasValue("extensions[0].extension_id", ID);
+    assertThatReceipt(list)
+        .hasValue("extensions[0].revision_count", 2)
+        .hasValue("extensions[0].doctor_verified", true);
+    assertThatReceipt(doctor)
+        .hasValue("status", "probe_required")
+        .hasNullValue("entrypoint_identity");
+  }
+
+  @Test
+  void failsOnTheWrongValueOrTypeOrAMissingKey() {
+    var install = t.loopx().install(staged("1.0.0"), Mode.PREVIEW);
+    ReceiptAssert a = assertThatReceipt(install);
+
+    assertThatThrownBy(() -> a.hasValue("changed", true))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Expected <changed> to be <true> but was <false>");
+    assertThatThrownBy(() -> a.hasValue("changed", "false")).isInstanceOf(AssertionError.class);
+    assertThatThrownBy(() -> a.hasValue("enabled", false)).isInstanceOf(AssertionError.class);
+    assertThatThrownBy(() -> a.hasNullValue("version")).isInstanceOf(AssertionError.class);
+    assertThatThrownBy(() -> a.hasKey("doctor.nope"))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("<doctor.nope>");
+    assertThatThrownBy(() -> a.hasKey("extensions[0]")).isInstanceOf(AssertionError.class);
+    assertThatThrownBy(() -> a.doesNotHaveKey("doctor")).isInstanceOf(AssertionError.class);
+    assertThatThrownBy(() -> a.hasSchemaVersion("loopx_extension_doctor_v0"))
+        .isInstanceOf(AssertionError.class);
+    assertThatThrownBy(a::isNotOk).isInstanceOf(AssertionError.class);
+  }
+
+  @Test
+  void failsOnANotOkBatch() {
+    t.loopx().install(staged("1.0.0"), Mode.EXECUTE);
+    t.launcher()
+        .script(
+            t.root().packageDirectory("demo-ext", "1.0.0").resolve("bin/provider"),
+            ProcessScript.doctorExits(1));
+
+    var batch = t.loopx().doctorAllEnabled(Mode.EXECUTE);
+
+    assertThatReceipt(batch).isNotOk().hasValue("status", "blocked").hasAllDocumentedKeys();
+    assertThatThrownBy(() -> assertThatReceipt(batch).isOk())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Expected an ok receipt");
+  }
+
+  @Test
+  void failsWhenADocumentedKeyIsMissingAtAnyDepth() {
+    ObjectNode json = t.loopx().install(staged("1.0.0"), Mode.PREVIEW).toJson();
+    ObjectNode noRollback = json.deepCopy();
+    noRollback.remove("rollback_available");
+    ObjectNode noFailureKind = json.deepCopy();
+    ((ObjectNode) noFailureKind.get("doctor")).remove("failure_kind");
+    ObjectNode extra = json.deepCopy();
+    extra.put("surprise", 1);
+
+    assertThatReceipt(receipt(true, json)).hasAllDocumentedKeys();
+    assertThatThrownBy(() -> assertThatReceipt(receipt(true, noRollback)).hasAllDocumentedKeys())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("[rollback_available]");
+    assertThatThrownBy(() -> assertThatReceipt(receipt(true, noFailureKind)).hasAllDocumentedKeys())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("[doctor.failure_kind]");
+    assertThatReceipt(receipt(true, extra)).hasAllDocumentedKeys();
+    assertThatThrownBy(() -> assertThatReceipt(receipt(true, extra)).hasOnlyDocumentedKeys())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("unexpected surprise");
+  }
+
+  @Test
+  void failsOnAnUnknownReceiptAndOnOkMismatches() {
+    ObjectNode unknown =
+        JsonNodeFactory.instance.objectNode().put("ok", true).put("schema_version", "x_v0");
+    ObjectNode okFalse = JsonNodeFactory.instance.objectNode().put("ok", false);
+
+    assertThatThrownBy(() -> assertThatReceipt(receipt(true, unknown)).hasAllDocumentedKeys())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("no documented keys");
+    assertThatThrownBy(() -> assertThatReceipt(receipt(true, okFalse)).isOk())
+        .isInstanceOf(AssertionError.class);
+    assertThatThrownBy(() -> assertThatReceipt(receipt(false, unknown)).isNotOk())
+        .isInstanceOf(AssertionError.class);
+    assertThatReceipt(receipt(false, okFalse)).isNotOk();
+    assertThat(ReceiptAssert.documentedKeys(unknown)).isEmpty();
+    assertThat(
+            ReceiptAssert.documentedKeys(
+                okFalse.put("schema_version", "loopx_extension_doctor_v0")))
+        .hasValueSatisfying(k -> assertThat(k).contains("probed_entrypoint_identity"));
+  }
+
+  @Test
+  void jsonIsACopy() {
+    var a = assertThatReceipt(t.loopx().list());
+    a.json().put("ok", false);
+
+    a.isOk();
+  }
+}
