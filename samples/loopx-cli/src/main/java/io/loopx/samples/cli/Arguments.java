@@ -5,6 +5,8 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.LoopxException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 
 /** Parses id arguments: one that breaks its grammar is a usage error naming the value. */
 final class Arguments {
@@ -25,6 +27,15 @@ final class Arguments {
       return CapabilityId.of(value);
     } catch (InvalidValueException e) {
       throw usage(e.getMessage());
+    }
+  }
+
+  /** Parses a path argument; one the file system cannot represent is a usage error. */
+  static Path path(String value) {
+    try {
+      return Path.of(value);
+    } catch (InvalidPathException e) {
+      throw usage("invalid path `" + value.replace("\0", "\\0") + "`: " + e.getReason());
     }
   }
 

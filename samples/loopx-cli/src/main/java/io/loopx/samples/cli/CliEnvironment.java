@@ -21,12 +21,14 @@ import java.util.Optional;
  * @param bundledManifests the manifests shipped with the host, by bundled id, in order
  * @param providerEnvironment the environment handed to provider processes; empty means the process
  *     environment
+ * @param temporaryDirectory where {@code demo} creates its fresh runtime root
  */
 record CliEnvironment(
     Path userHome,
     boolean colour,
     Map<String, byte[]> bundledManifests,
-    Optional<Map<String, String>> providerEnvironment) {
+    Optional<Map<String, String>> providerEnvironment,
+    Path temporaryDirectory) {
 
   /** The ids of the extensions the sample host ships; missing ones are skipped. */
   static final List<String> BUNDLED_IDS = List.of("loopx-text-stats", "semantic-preference-local");
@@ -34,10 +36,20 @@ record CliEnvironment(
   /** Copies the maps (and the manifest bytes). */
   CliEnvironment {
     Objects.requireNonNull(userHome, "userHome");
+    Objects.requireNonNull(temporaryDirectory, "temporaryDirectory");
     Map<String, byte[]> copy = new LinkedHashMap<>();
     bundledManifests.forEach((id, bytes) -> copy.put(id, bytes.clone()));
     bundledManifests = Collections.unmodifiableMap(copy);
     providerEnvironment = providerEnvironment.map(Map::copyOf);
+  }
+
+  /** An environment whose temporary directory is this JVM's {@code java.io.tmpdir}. */
+  CliEnvironment(
+      Path userHome,
+      boolean colour,
+      Map<String, byte[]> bundledManifests,
+      Optional<Map<String, String>> providerEnvironment) {
+    this(userHome, colour, bundledManifests, providerEnvironment, systemTemporaryDirectory());
   }
 
   /** Returns a copy of the bundled manifests (the byte arrays are copied as well). */
@@ -59,7 +71,8 @@ record CliEnvironment(
         Path.of(System.getProperty("user.home")),
         System.console() != null && System.getenv("NO_COLOR") == null,
         bundledResources(BUNDLED_IDS),
-        Optional.empty());
+        Optional.empty(),
+        systemTemporaryDirectory());
   }
 
   /**
@@ -76,17 +89,25 @@ record CliEnvironment(
    */
   static Map<String, byte[]> bundledResources(List<String> ids) {
     Map<String, byte[]> found = new LinkedHashMap<>();
-    ClassLoader loader = CliEnvironment.class.getClassLoader();
     for (String id : ids) {
-      String name = "loopx/bundled/" + id + "/extension.toml";
-      try (InputStream in = loader.getResourceAsStream(name)) {
-        if (in != null) {
-          found.put(id, in.readAllBytes());
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read bundled manifest " + name, e);
-      }
+      resource("loopx/bundled/" + id + "/extension.toml").ifPresent(bytes -> found.put(id, bytes));
     }
     return found;
+  }
+
+  /**
+   * Reads the class-path resource {@code name} (no leading slash), or returns empty when it is not
+   * on the class path.
+   */
+  static Optional<byte[]> resource(String name) {
+    try (InputStream in = CliEnvironment.class.getClassLoader().getResourceAsStream(name)) {
+      return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read class-path resource " + name, e);
+    }
+  }
+
+  private static Path systemTemporaryDirectory() {
+    return Path.of(System.getProperty("java.io.tmpdir"));
   }
 }

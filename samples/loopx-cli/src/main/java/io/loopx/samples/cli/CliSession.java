@@ -3,6 +3,7 @@ package io.loopx.samples.cli;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.runtime.Loopx;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.InvalidPathException;
@@ -31,6 +32,7 @@ final class CliSession {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final CliEnvironment environment;
+  private final InputStream in;
   private final PrintWriter out;
   private final PrintWriter err;
   private Format format;
@@ -41,12 +43,15 @@ final class CliSession {
    *
    * @param environment the host process environment
    * @param format the format to report errors in until the command line is parsed (the pre-scan)
+   * @param in stdin (read only by {@code --input-json -})
    * @param out stdout (UTF-8)
    * @param err stderr (UTF-8)
    */
-  CliSession(CliEnvironment environment, Format format, PrintWriter out, PrintWriter err) {
+  CliSession(
+      CliEnvironment environment, Format format, InputStream in, PrintWriter out, PrintWriter err) {
     this.environment = Objects.requireNonNull(environment, "environment");
     this.format = Objects.requireNonNull(format, "format");
+    this.in = Objects.requireNonNull(in, "in");
     this.out = Objects.requireNonNull(out, "out");
     this.err = Objects.requireNonNull(err, "err");
     this.style = new Style(environment.colour());
@@ -55,6 +60,11 @@ final class CliSession {
   /** Returns the host process environment. */
   CliEnvironment environment() {
     return environment;
+  }
+
+  /** Returns stdin; the caller must not close it. */
+  InputStream in() {
+    return in;
   }
 
   /** Returns stdout, for picocli's help output. */
@@ -77,10 +87,16 @@ final class CliSession {
     return settings;
   }
 
-  /** Builds the facade for {@code settings}: the sample catalog and the bundled manifests. */
+  /**
+   * Builds the facade for {@code settings}: the sample catalog, the sample host's domain policy and
+   * the bundled manifests.
+   */
   Loopx loopx(Settings settings) {
     Loopx.Builder builder =
-        Loopx.builder().stateFile(settings.stateFile()).builtin(new SampleCatalog());
+        Loopx.builder()
+            .stateFile(settings.stateFile())
+            .builtin(new SampleCatalog())
+            .domainPolicy(new SampleHostPolicy());
     environment.bundledManifests().forEach(builder::bundledManifest);
     environment.providerEnvironment().ifPresent(builder::hostEnvironment);
     return builder.build();

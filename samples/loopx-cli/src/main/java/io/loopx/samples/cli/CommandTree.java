@@ -16,7 +16,8 @@ final class CommandTree {
       name = "loopx",
       mixinStandardHelpOptions = true,
       versionProvider = VersionProvider.class,
-      description = "Sample LoopX host: extension lifecycle and capability catalog.",
+      description =
+          "Sample LoopX host: extension lifecycle, managed runs, capability catalog and recall.",
       footer = {
         "",
         "Commands preview unless --execute is given. Exit codes: 0 success, 1 the result says"
@@ -28,7 +29,7 @@ final class CommandTree {
   @Command(
       name = "extension",
       mixinStandardHelpOptions = true,
-      description = "Install, upgrade, check, enable, disable, roll back and list extensions.")
+      description = "Install, upgrade, check, enable, disable, roll back, list and run extensions.")
   static final class Extension extends CommandGroup {}
 
   /** The group {@code loopx capability}. */
@@ -37,6 +38,13 @@ final class CommandTree {
       mixinStandardHelpOptions = true,
       description = "Read the capability catalog.")
   static final class Capability extends CommandGroup {}
+
+  /** The group {@code loopx semantic-preference}: the sample host's capability command. */
+  @Command(
+      name = "semantic-preference",
+      mixinStandardHelpOptions = true,
+      description = "Use the semantic-preference capability through its installed provider.")
+  static final class SemanticPreference extends CommandGroup {}
 
   /** Reports the library version. */
   static final class VersionProvider implements CommandLine.IVersionProvider {
@@ -56,14 +64,19 @@ final class CommandTree {
             .addSubcommand(new ExtensionDoctorCommand(session))
             .addSubcommand(new ExtensionEnableCommand(session))
             .addSubcommand(new ExtensionDisableCommand(session))
-            .addSubcommand(new ExtensionRollbackCommand(session));
+            .addSubcommand(new ExtensionRollbackCommand(session))
+            .addSubcommand(new ExtensionRunCommand(session));
     CommandLine capability =
         new CommandLine(new Capability())
             .addSubcommand(new CapabilityListCommand(session))
             .addSubcommand(new CapabilityShowCommand(session));
+    CommandLine semanticPreference =
+        new CommandLine(new SemanticPreference())
+            .addSubcommand(new SemanticPreferenceRecallCommand(session));
     return new CommandLine(new Root())
         .addSubcommand(extension)
         .addSubcommand(capability)
+        .addSubcommand(semanticPreference)
         .addSubcommand(new DemoCommand(session));
   }
 }

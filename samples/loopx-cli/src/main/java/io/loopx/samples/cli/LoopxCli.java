@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -16,8 +17,9 @@ import picocli.CommandLine;
 
 /**
  * The sample host's command line {@code loopx}: the extension lifecycle ({@code extension install,
- * upgrade, list, doctor, enable, disable, rollback}), the capability catalog ({@code capability
- * list, show}) and {@code demo}, over the public LoopX API.
+ * upgrade, list, doctor, enable, disable, rollback}), the managed run of standalone extensions
+ * ({@code extension run}), the capability catalog ({@code capability list, show}), the capability
+ * command {@code semantic-preference recall} and {@code demo}, over the public LoopX API.
  *
  * <p>Output is UTF-8 whatever the locale. With {@code --format json} stdout carries exactly one
  * JSON object: the result, or on any error (also a command line that does not parse) the packet
@@ -32,28 +34,53 @@ public final class LoopxCli {
   public static void main(String[] args) {
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, UTF_8);
     PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, UTF_8);
-    int code = execute(args, out, err);
+    int code = execute(args, System.in, out, err);
     out.flush();
     err.flush();
     System.exit(code);
   }
 
   /**
-   * Runs {@code loopx} with {@code args}, writing UTF-8 to {@code stdout} and {@code stderr}, and
-   * returns the exit code (0, 1 or 2). Never throws for any input; the streams are flushed, not
-   * closed.
+   * Runs {@code loopx} with {@code args} and an empty stdin (so {@code --input-json -} reads no
+   * bytes); see {@link #execute(String[], InputStream, OutputStream, OutputStream)}.
    *
    * @param args the arguments after {@code loopx}
    * @param stdout receives results (and, with {@code --format json}, error packets)
    * @param stderr receives text-format errors
    */
   public static int execute(String[] args, OutputStream stdout, OutputStream stderr) {
-    return execute(args, stdout, stderr, CliEnvironment::current);
+    return execute(args, InputStream.nullInputStream(), stdout, stderr);
+  }
+
+  /**
+   * Runs {@code loopx} with {@code args}, reading {@code stdin} only for {@code --input-json -},
+   * writing UTF-8 to {@code stdout} and {@code stderr}, and returns the exit code (0, 1 or 2).
+   * Never throws for any input; the streams are flushed, not closed.
+   *
+   * @param args the arguments after {@code loopx}
+   * @param stdin the request of {@code extension run} or {@code semantic-preference recall} given
+   *     {@code --input-json -} (at most 1,000,001 bytes are read; the stream is not closed)
+   * @param stdout receives results (and, with {@code --format json}, error packets)
+   * @param stderr receives text-format errors
+   */
+  public static int execute(
+      String[] args, InputStream stdin, OutputStream stdout, OutputStream stderr) {
+    return execute(args, stdin, stdout, stderr, CliEnvironment::current);
+  }
+
+  /** Runs {@code loopx} with an empty stdin in the environment {@code environment} supplies. */
+  static int execute(
+      String[] args,
+      OutputStream stdout,
+      OutputStream stderr,
+      Supplier<CliEnvironment> environment) {
+    return execute(args, InputStream.nullInputStream(), stdout, stderr, environment);
   }
 
   /** Runs {@code loopx} in the environment {@code environment} supplies; see {@link #execute}. */
   static int execute(
       String[] args,
+      InputStream stdin,
       OutputStream stdout,
       OutputStream stderr,
       Supplier<CliEnvironment> environment) {
@@ -63,9 +90,10 @@ public final class LoopxCli {
     try {
       CliSession session;
       try {
-        session = new CliSession(environment.get(), Format.prescan(argv), out, err);
+        session = new CliSession(environment.get(), Format.prescan(argv), stdin, out, err);
       } catch (RuntimeException e) {
-        return new CliSession(CliEnvironment.fallback(), Format.prescan(argv), out, err).fail(e);
+        return new CliSession(CliEnvironment.fallback(), Format.prescan(argv), stdin, out, err)
+            .fail(e);
       }
       try {
         CommandLine commandLine =

@@ -19,15 +19,41 @@ final class Views {
     return new CommandOutput(
         json,
         style -> {
-          ObjectNode shown = json.deepCopy();
-          if (shown.get("doctor") instanceof ObjectNode doctor) {
-            // the nested packet repeats what the receipt already says
-            doctor.remove(List.of("ok", "schema_version", "extension_id"));
-          }
-          String text = Text.keyValues(shown, style);
+          String text = receiptLines(json, style);
           JsonNode dryRun = json.get("dry_run");
           if (dryRun != null && dryRun.booleanValue(false)) {
             text += "Preview only: nothing was changed. Add --execute to apply.\n";
+          }
+          return text;
+        });
+  }
+
+  /**
+   * Returns the {@code key: value} lines of a receipt, packet or error packet; a nested doctor
+   * packet is shown without the keys that repeat the receipt's.
+   */
+  static String receiptLines(ObjectNode json, Style style) {
+    ObjectNode shown = json.deepCopy();
+    if (shown.get("doctor") instanceof ObjectNode doctor) {
+      // the nested packet repeats what the receipt already says
+      doctor.remove(List.of("ok", "schema_version", "extension_id"));
+    }
+    return Text.keyValues(shown, style);
+  }
+
+  /**
+   * A run or capability dispatch receipt: {@code key: value} lines (the provider result flattened
+   * as {@code provider_result.…}) with the status highlighted, and a reminder when it was only a
+   * preview.
+   */
+  static CommandOutput invocation(Receipt receipt) {
+    ObjectNode json = receipt.toJson();
+    return new CommandOutput(
+        json,
+        style -> {
+          String text = Text.keyValues(json, style);
+          if (json.get("dry_run").booleanValue(false)) {
+            text += "Preview only: the provider was not started. Add --execute to run it.\n";
           }
           return text;
         });
@@ -140,8 +166,8 @@ final class Views {
     return new CommandOutput(json, style -> Text.keyValues(json.get("capability"), style));
   }
 
-  /** {@code demo}: for each manifest its source, revision and normalised JSON. */
-  static CommandOutput demo(ObjectNode json) {
+  /** {@code demo --validate}: for each manifest its source, revision and normalised JSON. */
+  static CommandOutput validation(ObjectNode json) {
     return new CommandOutput(
         json,
         style -> {

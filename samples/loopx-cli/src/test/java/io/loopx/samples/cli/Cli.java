@@ -2,6 +2,7 @@ package io.loopx.samples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -55,13 +56,30 @@ final class Cli {
     }
   }
 
-  /** Runs {@code loopx ARGS} exactly as given. */
+  /** Runs {@code loopx ARGS} exactly as given, with an empty stdin. */
   Result raw(String... args) {
+    return rawWithStdin(new byte[0], args);
+  }
+
+  /** Runs {@code loopx ARGS} exactly as given, with {@code stdin}. */
+  Result rawWithStdin(byte[] stdin, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = LoopxCli.execute(args, out, err, () -> environment);
+    int code = LoopxCli.execute(args, new ByteArrayInputStream(stdin), out, err, () -> environment);
     return new Result(
         code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Runs {@code loopx ARGS --runtime-root ROOT --format json} with {@code stdin}. */
+  ObjectNode jsonWithStdin(int exitCode, byte[] stdin, String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--runtime-root", root.toString(), "--format", "json"));
+    Result r = rawWithStdin(stdin, all.toArray(new String[0]));
+    assertThat(r.exitCode())
+        .as("exit code of %s: %s %s", all, r.stdout(), r.stderr())
+        .isEqualTo(exitCode);
+    assertThat(r.stderr()).isEmpty();
+    return r.json();
   }
 
   /** Runs {@code loopx ARGS --runtime-root ROOT}. */

@@ -1,6 +1,7 @@
 package io.loopx.samples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,6 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,8 +106,98 @@ class CliJarIT {
         .extracting(p -> p.get("id").stringValue())
         .containsExactly("loopx-core", "demo-ext");
 
-    ObjectNode demo = json(0, "demo", manifest1);
+    ObjectNode demo = json(0, "demo", "--validate", manifest1);
     assertThat(demo.get("manifests").get(0).get("revision").stringValue()).isEqualTo(first);
+  }
+
+  @Test
+  void runReadsItsRequestFromStdin() throws Exception {
+    json(0, "extension", "install", "--manifest", manifest1, "--execute");
+    Path request = tmp.resolve("request.json");
+    Files.writeString(request, "{\"schema_version\":\"echo_v0\",\"text\":\"grüß 🌍\"}");
+
+    Cli.Result r =
+        loopx.run(
+            List.of(),
+            request,
+            List.of(
+                "extension",
+                "run",
+                "demo-ext",
+                "--input-json",
+                "-",
+                "--execute",
+                "--runtime-root",
+                root.toString(),
+                "--format",
+                "json"));
+
+    assertThat(r.exitCode()).as(r.stdout()).isZero();
+    assertThat(r.stderr()).isEmpty();
+    ObjectNode receipt = r.json();
+    assertThat(receipt.get("status").stringValue()).isEqualTo("succeeded");
+    assertThat(receipt.get("provider_result").get("text").stringValue()).isEqualTo("grüß 🌍");
+  }
+
+  /** Whether the jar bundles the semantic-preference-local manifest (its module is wired in). */
+  static boolean semanticPreferenceBundled() throws IOException {
+    try (JarFile jar = new JarFile(System.getProperty("loopx.cli.jar", "target/loopx.jar"))) {
+      return jar.getEntry("loopx/bundled/semantic-preference-local/extension.toml") != null;
+    }
+  }
+
+  @Test
+  void theDemoWalksTheWholeLifecycle() throws Exception {
+    Path temporary = Files.createDirectories(tmp.resolve("java-io-tmpdir"));
+    Path home = tmp.resolve("home");
+
+    Cli.Result r =
+        loopx.run(
+            List.of("-Djava.io.tmpdir=" + temporary, "-Duser.home=" + home),
+            Path.of("/dev/null"),
+            List.of("demo", "--format", "json"));
+
+    assertThat(r.stderr()).isEmpty();
+    assertNoStackTrace(r);
+    ObjectNode demo = r.json();
+    assertThat(demo.get("schema_version").stringValue()).isEqualTo("loopx_demo_v0");
+    List<JsonNode> steps = new ArrayList<>(demo.get("steps").values());
+    List<Integer> expected = List.of(0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0);
+    // the loopx-text-stats part needs only this module's own dependencies
+    assertThat(steps).hasSizeGreaterThanOrEqualTo(11);
+    for (int i = 0; i < 10; i++) {
+      assertThat(steps.get(i).get("exit_code").intValue())
+          .as("step %d: %s", i + 1, steps.get(i))
+          .isEqualTo(expected.get(i));
+    }
+    assertThat(
+            steps
+                .get(4)
+                .get("receipt")
+                .get("provider_result")
+                .get("result")
+                .get("words")
+                .intValue())
+        .isEqualTo(14);
+    Cli.assertErrorPacket((ObjectNode) steps.get(6).get("receipt"), "extension_disabled");
+    assertThat(steps.get(8).get("receipt").get("version").stringValue()).isEqualTo("1.1.0");
+    assertThat(steps.get(9).get("receipt").get("version").stringValue()).isEqualTo("1.0.0");
+    try (Stream<Path> left = Files.list(temporary)) {
+      assertThat(left).as("the demo deletes its runtime root").isEmpty();
+    }
+    assertThat(home.resolve(".loopx")).doesNotExist();
+
+    // the recall part needs the semantic-preference sample module in the jar
+    assumeTrue(semanticPreferenceBundled(), "semantic-preference-local is not bundled in this jar");
+    assertThat(r.exitCode()).as(r.stdout()).isZero();
+    assertThat(demo.get("ok").booleanValue()).isTrue();
+    assertThat(steps)
+        .extracting(s -> s.get("exit_code").intValue())
+        .containsExactlyElementsOf(expected);
+    JsonNode recall = steps.get(11).get("receipt");
+    assertThat(recall.get("status").stringValue()).isEqualTo("succeeded");
+    assertThat(recall.get("extension_id").stringValue()).isEqualTo("semantic-preference-local");
+    assertThat(recall.get("provider_result").get("items").isArray()).isTrue();
   }
 
   @Test

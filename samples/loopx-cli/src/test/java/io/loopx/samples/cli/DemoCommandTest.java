@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code loopx demo}: loads manifests and shows their normalised JSON and revision. */
+/** {@code loopx demo --validate}: loads manifests and shows their normalised JSON and revision. */
 class DemoCommandTest {
   @TempDir Path tmp;
 
@@ -26,13 +26,13 @@ class DemoCommandTest {
     Path a = Cli.writeProvider(tmp.resolve("a"), "demo-a", "1.0.0");
     Path b = Cli.writeProvider(tmp.resolve("b"), "demo-b", "2.0.0");
 
-    ObjectNode r = cli.json(0, "demo", a.toString(), b.toString());
+    ObjectNode r = cli.json(0, "demo", "--validate", a.toString(), b.toString());
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.DEMO);
-    assertThat(r.get("schema_version").stringValue()).isEqualTo("loopx_demo_v0");
+    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.VALIDATION);
+    assertThat(r.get("schema_version").stringValue()).isEqualTo("loopx_demo_validation_v0");
     assertThat(r.get("manifests").size()).isEqualTo(2);
     JsonNode first = r.get("manifests").get(0);
-    assertThat(Keys.of(first)).containsExactlyElementsOf(Keys.DEMO_ENTRY);
+    assertThat(Keys.of(first)).containsExactlyElementsOf(Keys.VALIDATION_ENTRY);
     assertThat(first.get("source").stringValue()).isEqualTo(a.toString());
     assertThat(first.get("manifest").get("id").stringValue()).isEqualTo("demo-a");
     assertThat(first.get("manifest").get("runtime").get("timeout_seconds").intValue())
@@ -59,7 +59,7 @@ class DemoCommandTest {
         doctor_args = ["--doctor"]
         """);
 
-    ObjectNode r = new Cli(tmp).json(0, "demo", golden.toString());
+    ObjectNode r = new Cli(tmp).json(0, "demo", "--validate", golden.toString());
 
     assertThat(r.get("manifests").get(0).get("revision").stringValue())
         .isEqualTo("1566783bb5842048");
@@ -67,7 +67,7 @@ class DemoCommandTest {
 
   @Test
   void demoWithoutArgumentsLoadsTheBundledManifests() {
-    ObjectNode r = new Cli(tmp).json(0, "demo");
+    ObjectNode r = new Cli(tmp).json(0, "demo", "--validate");
 
     assertThat(r.get("manifests").values())
         .extracting(m -> m.get("source").stringValue())
@@ -82,7 +82,8 @@ class DemoCommandTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     int code =
-        LoopxCli.execute(new String[] {"demo"}, out, new ByteArrayOutputStream(), () -> empty);
+        LoopxCli.execute(
+            new String[] {"demo", "--validate"}, out, new ByteArrayOutputStream(), () -> empty);
 
     assertThat(code).isZero();
     assertThat(out.toString(UTF_8)).startsWith("No manifests");
@@ -93,7 +94,7 @@ class DemoCommandTest {
   void demoText() throws IOException {
     Path a = Cli.writeProvider(tmp.resolve("a"), "demo-a", "1.0.0");
 
-    Cli.Result r = new Cli(tmp).run("demo", a.toString());
+    Cli.Result r = new Cli(tmp).run("demo", "--validate", a.toString());
 
     assertThat(r.exitCode()).isZero();
     assertThat(r.stdout().lines()).hasSize(3).first().isEqualTo(a.toString());
@@ -105,9 +106,20 @@ class DemoCommandTest {
     Path bad = tmp.resolve("bad.toml");
     Files.writeString(bad, "id = 3\n");
 
-    ObjectNode e = new Cli(tmp).error("manifest_invalid", "demo", bad.toString());
+    ObjectNode e = new Cli(tmp).error("manifest_invalid", "demo", "--validate", bad.toString());
 
     assertThat(e.get("error").stringValue()).contains("bad.toml");
+  }
+
+  @Test
+  void manifestsNeedValidateAndKeepNeedsTheWalk() {
+    Cli cli = new Cli(tmp);
+
+    assertThat(cli.error("usage", "demo", "a.toml").get("error").stringValue())
+        .isEqualTo("MANIFEST arguments need --validate");
+    assertThat(cli.error("usage", "demo", "--validate", "--keep").get("error").stringValue())
+        .isEqualTo("--keep applies to the walk, not to --validate");
+    assertThat(cli.root).doesNotExist();
   }
 
   @Test

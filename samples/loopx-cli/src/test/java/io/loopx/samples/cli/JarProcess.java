@@ -31,26 +31,36 @@ final class JarProcess {
 
   /** Runs {@code java -jar loopx.jar ARGS} and waits for it (a minute at most: a safety net). */
   Cli.Result run(List<String> args) throws IOException, InterruptedException {
+    return run(List.of(), Path.of("/dev/null"), args);
+  }
+
+  /**
+   * Runs {@code java JVM_OPTIONS -jar loopx.jar ARGS} with stdin from {@code stdin} and waits for
+   * it (two minutes at most: a safety net).
+   */
+  Cli.Result run(List<String> jvmOptions, Path stdin, List<String> args)
+      throws IOException, InterruptedException {
     int n = runs.incrementAndGet();
     Path out = outputDir.resolve("run-" + n + ".out");
     Path err = outputDir.resolve("run-" + n + ".err");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
     command.add("-jar");
     command.add(jar.toString());
     command.addAll(args);
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .directory(outputDir.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+            .redirectInput(ProcessBuilder.Redirect.from(stdin.toFile()))
             .redirectOutput(out.toFile())
             .redirectError(err.toFile());
     builder.environment().remove("NO_COLOR");
     builder.environment().putAll(environment);
     Process process = builder.start();
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      throw new AssertionError("loopx " + args + " did not finish within 60 s");
+      throw new AssertionError("loopx " + args + " did not finish within 120 s");
     }
     return new Cli.Result(
         process.exitValue(),

@@ -115,9 +115,49 @@ final class Keys {
 
   static final List<String> IMPLEMENTATION = List.of("provider_id", "protocol", "provider_state");
 
-  static final List<String> DEMO = List.of("ok", "schema_version", "manifests");
+  static final List<String> VALIDATION = List.of("ok", "schema_version", "manifests");
 
-  static final List<String> DEMO_ENTRY = List.of("source", "revision", "manifest");
+  static final List<String> VALIDATION_ENTRY = List.of("source", "revision", "manifest");
+
+  static final List<String> DEMO = List.of("ok", "schema_version", "steps");
+
+  static final List<String> DEMO_STEP = List.of("title", "command", "exit_code", "receipt");
+
+  static final List<String> RUN =
+      List.of(
+          "ok",
+          "schema_version",
+          "operation",
+          "extension_id",
+          "provider_version",
+          "revision",
+          "protocol",
+          "dry_run",
+          "executed",
+          "status",
+          "failure_kind",
+          "exit_code",
+          "provider_result",
+          "input_schema_version");
+
+  static final List<String> DISPATCH =
+      List.of(
+          "ok",
+          "schema_version",
+          "capability_id",
+          "protocol",
+          "action",
+          "extension_id",
+          "revision",
+          "dry_run",
+          "executed",
+          "status",
+          "failure_kind",
+          "exit_code",
+          "provider_result");
+
+  static final List<String> ENVELOPE =
+      List.of("schema_version", "action", "scope", "extension", "request_digest");
 
   /** Returns the property names of {@code object}, in order. */
   static List<String> of(JsonNode object) {

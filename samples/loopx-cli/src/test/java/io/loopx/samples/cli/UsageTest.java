@@ -65,7 +65,19 @@ class UsageTest {
         List.of("extension", "list", "--runtime-root"),
         List.of("extension", "list", "--runtime-root", "bad\0path"),
         List.of("extension", "install", "--manifest", "bad\0path"),
-        List.of("extension", "enable", "@ids"));
+        List.of("extension", "enable", "@ids"),
+        List.of("extension", "run"),
+        List.of("extension", "run", "demo-ext"),
+        List.of("extension", "run", "--input-json", "-"),
+        List.of("extension", "run", "demo-ext", "--input-json"),
+        List.of("extension", "run", "Bad_Id", "--input-json", "-"),
+        List.of("extension", "run", "demo-ext", "--input-json", "bad\0path"),
+        List.of("semantic-preference"),
+        List.of("semantic-preference", "recall"),
+        List.of("semantic-preference", "recall", "--input-json", "-", "--extension-id", "Bad_Id"),
+        List.of("semantic-preference", "recall", "--input-json", "-", "extra"),
+        List.of("demo", "some.toml"),
+        List.of("demo", "--validate", "--keep"));
   }
 
   @ParameterizedTest
@@ -196,9 +208,12 @@ class UsageTest {
         "extension enable",
         "extension disable",
         "extension rollback",
+        "extension run",
         "capability",
         "capability list",
         "capability show",
+        "semantic-preference",
+        "semantic-preference recall",
         "demo"
       })
   void helpWorksForEveryCommand(String command) {
