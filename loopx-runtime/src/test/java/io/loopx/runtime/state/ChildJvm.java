@@ -32,13 +32,14 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A child JVM running {@link StateChildMain} on the plain class path, seen line by line.
+ * A child JVM running {@link StateChildMain} on a plain class path (the test JVM itself runs on
+ * Surefire's module path), seen line by line.
  *
  * <p>A daemon thread pumps the child's stdout into a queue, so {@link #nextLine()} waits with a
  * safety-net timeout and a child that stops talking fails the test instead of hanging it. Stderr
- * goes to a file next to the state and is quoted in failures. {@link #kill()} is {@link
- * Process#destroyForcibly()} (SIGKILL on Linux) followed by {@code waitFor}; {@link #close()} kills
- * a child that is still alive.
+ * (including any JVM warning) goes to a file in the work directory and is quoted in failures.
+ * {@link #kill()} is {@link Process#destroyForcibly()} (SIGKILL on Linux) followed by {@code
+ * waitFor}; {@link #close()} kills a child that is still alive.
  */
 final class ChildJvm implements AutoCloseable {
   /** The safety net for one expected line; never a synchronisation delay. */

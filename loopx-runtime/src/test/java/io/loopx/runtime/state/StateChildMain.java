@@ -31,8 +31,9 @@ import java.util.concurrent.LinkedBlockingQueue;
  *       StateWorkload} and, right after durability step {@code STEP}, prints {@code PAUSED STEP}
  *       and blocks until killed.
  *   <li>{@code loop <state> <prefix> <max>}: prints {@code READY}, then makes writes {@code
- *       0..max-1}, printing {@code BEGIN i}, {@code STEP <step>} after each durability step and
- *       {@code DONE i}; then {@code END}.
+ *       0..max-1}: plans write {@code i} from the state it reads, prints {@code BEGIN i} and calls
+ *       {@code update}, printing {@code STEP <step>} after each durability step and {@code DONE i}
+ *       after it; then {@code END}.
  *   <li>{@code writer <state> <writer> <installs> <shared> <seed> <lockMillis> <attempts>}: prints
  *       {@code READY}, waits for {@code GO}, then installs {@code w<writer>-<i>} (retrying a failed
  *       install up to {@code attempts} times, some attempts also toggling a shared id in the same
@@ -142,8 +143,9 @@ final class StateChildMain {
     StateCodec.decode(StateCodec.encode(StateWorkload.step(store.read(), prefix, max)));
     say("READY");
     for (int i = 0; i < max; i++) {
-      say("BEGIN " + i);
-      store.update("crash", StateWorkload.next(store.read(), prefix, i));
+      List<EntryChange> changes = StateWorkload.next(store.read(), prefix, i);
+      say("BEGIN " + i); // the write starts: lock, re-read, compare, encode, temp file
+      store.update("crash", changes);
       say("DONE " + i);
     }
     say("END");

@@ -39,8 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Counts: {@code -Dloopx.reliability.crashKillsPerStep} (default 20), {@code
  * -Dloopx.reliability.randomKills} (default 100), {@code -Dloopx.reliability.seed}, {@code
- * -Dloopx.reliability.parallelism} (child JVMs at a time, default 2). The soak run with larger
- * counts:
+ * -Dloopx.reliability.parallelism} (child JVMs at a time, default 2), {@code
+ * -Dloopx.reliability.cds=false} (children without the class-data archive, see {@link ChildJvm}).
+ * The soak run with larger counts:
  *
  * <pre>
  * mvn -B verify -pl loopx-runtime -am -Preliability \
@@ -55,6 +56,9 @@ class StateCrashTest {
   private static final List<String> SUMMARY = Collections.synchronizedList(new ArrayList<>());
   private static final int LINES_PER_WRITE = 6; // BEGIN, four STEP lines, DONE
   private static final int WRITES_PER_CHILD = 1000;
+  // A phase of a write takes about a millisecond: the delay spreads kills over the phase that
+  // follows the chosen progress line.
+  private static final int MAX_DELAY_NANOS = 1_000_000;
 
   /** Where a random kill landed, by the last line the child printed. */
   enum Landing {
@@ -181,7 +185,7 @@ class StateCrashTest {
       ActivationState initial = store.read();
       String prefix = "r" + k;
       int skipLines = random.nextInt(3 * LINES_PER_WRITE + 1);
-      long delayNanos = random.nextInt(3_000_000);
+      long delayNanos = random.nextInt(MAX_DELAY_NANOS);
       List<String> lines;
       try (ChildJvm child =
           ChildJvm.start(
