@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StateConcurrencyTest {
   private static final int SHARED = 2;
   private static final long SHORT_LOCK_MILLIS = 40;
-  private static final int MAX_ATTEMPTS = 500;
+  private static final int MAX_ATTEMPTS = 1000;
 
   @Test
   void concurrentWritersLoseNothingAndFailOnlyLockedOrConflict(@TempDir Path tmp) {
