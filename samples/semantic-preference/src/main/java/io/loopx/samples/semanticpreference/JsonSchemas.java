@@ -14,16 +14,18 @@ import java.util.Locale;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Loads the JSON Schemas shipped in this jar ({@code /schemas/...}) and reports how a JSON value
- * breaks one. Draft 2020-12; no remote resources are ever fetched; locations are JSON paths ({@code
+ * Loads the JSON Schemas shipped in this jar ({@code /io/loopx/samples/<sample>/schemas/...},
+ * namespaced so that a host jar can bundle several samples) and reports how a JSON value breaks
+ * one. Draft 2020-12; no remote resources are ever fetched; locations are JSON paths ({@code
  * $.limit}); messages are English whatever the default locale.
  */
 final class JsonSchemas {
   /** The request schema resource. */
-  static final String REQUEST = "/schemas/request.schema.json";
+  static final String REQUEST = "/io/loopx/samples/semanticpreference/schemas/request.schema.json";
 
   /** The response schema resource. */
-  static final String RESPONSE = "/schemas/response.schema.json";
+  static final String RESPONSE =
+      "/io/loopx/samples/semanticpreference/schemas/response.schema.json";
 
   private static final SchemaRegistry REGISTRY =
       SchemaRegistry.withDefaultDialect(

@@ -38,7 +38,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class PreferenceCorpus {
   /** The corpus resource inside the jar. */
-  public static final String RESOURCE = "/corpus/preferences.json";
+  public static final String RESOURCE =
+      "/io/loopx/samples/semanticpreference/corpus/preferences.json";
 
   /** The corpus file's {@code schema_version}. */
   public static final String SCHEMA_VERSION = "semantic_preference_corpus_v0";

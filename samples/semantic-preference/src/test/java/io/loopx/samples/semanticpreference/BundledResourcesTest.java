@@ -31,9 +31,9 @@ class BundledResourcesTest {
 
   @ParameterizedTest
   @CsvSource({
-    "/schemas/request.schema.json, schemas/request.schema.json",
-    "/schemas/response.schema.json, schemas/response.schema.json",
-    "/corpus/preferences.json, corpus/preferences.json",
+    "/io/loopx/samples/semanticpreference/schemas/request.schema.json, schemas/request.schema.json",
+    "/io/loopx/samples/semanticpreference/schemas/response.schema.json, schemas/response.schema.json",
+    "/io/loopx/samples/semanticpreference/corpus/preferences.json, corpus/preferences.json",
     "/loopx/bundled/semantic-preference-local/extension.toml, extension.toml",
   })
   void resourceIsTheCheckedInFile(String resource, String file) throws IOException {

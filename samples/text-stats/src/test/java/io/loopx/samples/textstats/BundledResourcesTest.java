@@ -25,8 +25,8 @@ class BundledResourcesTest {
 
   @ParameterizedTest
   @CsvSource({
-    "/schemas/request.schema.json, schemas/request.schema.json",
-    "/schemas/response.schema.json, schemas/response.schema.json",
+    "/io/loopx/samples/textstats/schemas/request.schema.json, schemas/request.schema.json",
+    "/io/loopx/samples/textstats/schemas/response.schema.json, schemas/response.schema.json",
     "/loopx/bundled/loopx-text-stats/extension.toml, extension.toml",
     "/loopx/bundled/loopx-text-stats/upgrade/extension.toml, upgrade/extension.toml",
   })
