@@ -38,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  * <p>A daemon thread pumps the child's stdout into a queue, so {@link #nextLine()} waits with a
  * safety-net timeout and a child that stops talking fails the test instead of hanging it. Stderr
  * (including any JVM warning) goes to a file in the work directory and is quoted in failures.
- * {@link #kill()} is {@link Process#destroyForcibly()} (SIGKILL on Linux) followed by {@code
+ * {@link #kill()} is {@link ProcessHandle#destroyForcibly()} (SIGKILL on Linux) followed by {@code
  * waitFor}; {@link #close()} kills a child that is still alive.
  */
 final class ChildJvm implements AutoCloseable {
@@ -308,7 +308,10 @@ final class ChildJvm implements AutoCloseable {
 
   /** Sends SIGKILL and waits for the child to be gone. */
   void kill() {
-    process.destroyForcibly();
+    // Through the ProcessHandle: Process.destroyForcibly() would also close our end of the stdout
+    // pipe, losing the lines the child printed just before the kill (the landing of a random kill
+    // is read from the last of them).
+    process.toHandle().destroyForcibly();
     awaitExit();
   }
 
