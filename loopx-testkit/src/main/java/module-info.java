@@ -10,5 +10,6 @@ module io.loopx.testkit {
   requires org.junit.jupiter.api;
   requires org.assertj.core;
 
-// exports io.loopx.testkit; (added with the first testkit type)
+  // exports io.loopx.testkit; (added with the first testkit type)
+  exports io.loopx.testkit.contract;
 }
