@@ -56,7 +56,8 @@ final class CommandTree {
             .addSubcommand(new ExtensionDoctorCommand(session))
             .addSubcommand(new ExtensionEnableCommand(session))
             .addSubcommand(new ExtensionDisableCommand(session))
-            .addSubcommand(new ExtensionRollbackCommand(session));
+            .addSubcommand(new ExtensionRollbackCommand(session))
+            .addSubcommand(new ExtensionInitCommand(session));
     CommandLine capability =
         new CommandLine(new Capability())
             .addSubcommand(new CapabilityListCommand(session))
