@@ -108,6 +108,8 @@ final class Starter {
    * @param content the bytes (UTF-8 text)
    * @param executable whether the file is a launcher (mode 0755)
    */
+  // An array as component: the accessor copies and equals/hashCode/toString are overridden.
+  @SuppressWarnings("ArrayRecordComponent")
   record PackageFile(String path, byte[] content, boolean executable) {
     PackageFile {
       Objects.requireNonNull(path, "path");

@@ -1,5 +1,6 @@
 package io.loopx.testkit.contract;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -215,7 +216,8 @@ class ContractKitFailuresTest {
     for (MalformedRequest m : MalformedRequest.values()) {
       assertThat(m.render(valid, new Random(7))).isEqualTo(m.render(valid, new Random(7)));
     }
-    assertThat(new String(MalformedRequest.WRONG_SCHEMA_VERSION.render(valid, new Random(7))))
+    assertThat(
+            new String(MalformedRequest.WRONG_SCHEMA_VERSION.render(valid, new Random(7)), UTF_8))
         .matches("\\{\"schema_version\":\"demo_request_v[1-8]\",\"q\":\"x\"}");
     assertThat(MalformedRequest.OVERSIZE.render(valid, new Random(7))).hasSize(1_000_001);
     assertThatThrownBy(

@@ -19,6 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class EnvelopeCheckingProvider implements ProviderHandler {
   static final String RESPONSE = "demo_response_v0";
 
+  private EnvelopeCheckingProvider() {}
+
   /** Runs the provider. */
   public static void main(String[] args) {
     ProviderMain.run(args, new EnvelopeCheckingProvider());
