@@ -21,4 +21,5 @@ module io.loopx.runtime {
   exports io.loopx.runtime.envelope;
   exports io.loopx.runtime.run;
   exports io.loopx.runtime.dispatch;
+  exports io.loopx.runtime.scaffold;
 }

@@ -7,9 +7,11 @@ module io.loopx.testkit {
   requires static transitive org.jspecify;
   requires transitive io.loopx.runtime;
   requires com.google.common.jimfs;
-  requires org.junit.jupiter.api;
+  // ProviderContractTest's public test methods carry JUnit annotations and parameters.
+  requires transitive org.junit.jupiter.api;
   // ReceiptAssert extends AssertJ's AbstractAssert: users of the testkit read AssertJ too.
   requires transitive org.assertj.core;
 
   exports io.loopx.testkit;
+  exports io.loopx.testkit.contract;
 }

@@ -65,7 +65,8 @@ final class CommandTree {
             .addSubcommand(new ExtensionEnableCommand(session))
             .addSubcommand(new ExtensionDisableCommand(session))
             .addSubcommand(new ExtensionRollbackCommand(session))
-            .addSubcommand(new ExtensionRunCommand(session));
+            .addSubcommand(new ExtensionRunCommand(session))
+            .addSubcommand(new ExtensionInitCommand(session));
     CommandLine capability =
         new CommandLine(new Capability())
             .addSubcommand(new CapabilityListCommand(session))

@@ -1,0 +1,58 @@
+package io.loopx.testkit.contract;
+
+import io.loopx.api.ActionToken;
+import io.loopx.api.CapabilityId;
+import io.loopx.api.InvalidValueException;
+import io.loopx.api.Permission;
+import io.loopx.api.envelope.ExecutionEnvelope;
+import java.util.Objects;
+import java.util.Optional;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What an effectful provider's capability command binds into the execution envelope, for the
+ * contract kit: the action, its scope and the permission the operation needs (SPEC §8). The kit
+ * dispatches through the capability the manifest's only {@code [[implements]]} names, unless {@code
+ * capabilityId} picks one.
+ *
+ * <p>Immutable: the scope is deep-copied in and out.
+ *
+ * @param action the action the provider expects
+ * @param scope the effect scope the provider expects (a non-empty object)
+ * @param permission the permission the operation needs (declared and required by the manifest)
+ * @param capabilityId the implemented capability to dispatch through, when the manifest implements
+ *     more than one
+ */
+public record EnvelopeBinding(
+    ActionToken action,
+    ObjectNode scope,
+    Permission permission,
+    Optional<CapabilityId> capabilityId) {
+
+  /**
+   * Rejects nulls and an empty scope, and copies the scope. (A scope over {@value
+   * ExecutionEnvelope#MAX_SCOPE_BYTES} canonical bytes fails when the kit binds it.)
+   *
+   * @throws InvalidValueException if the scope is empty
+   */
+  public EnvelopeBinding {
+    Objects.requireNonNull(action, "action");
+    Objects.requireNonNull(permission, "permission");
+    Objects.requireNonNull(capabilityId, "capabilityId");
+    scope = Objects.requireNonNull(scope, "scope").deepCopy();
+    if (scope.isEmpty()) {
+      throw new InvalidValueException("envelope binding scope", "{}", "must be a non-empty object");
+    }
+  }
+
+  /** Returns a binding that dispatches through the manifest's only implemented capability. */
+  public static EnvelopeBinding of(ActionToken action, ObjectNode scope, Permission permission) {
+    return new EnvelopeBinding(action, scope, permission, Optional.empty());
+  }
+
+  /** Returns a copy of the scope. */
+  @Override
+  public ObjectNode scope() {
+    return scope.deepCopy();
+  }
+}

@@ -1,0 +1,290 @@
+package io.loopx.testkit.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.loopx.api.ErrorKind;
+import io.loopx.api.LoopxException;
+import io.loopx.api.json.InvalidJsonException;
+import io.loopx.api.json.StrictJson;
+import io.loopx.api.spi.BuiltinContribution;
+import io.loopx.runtime.doctor.DoctorPacket;
+import io.loopx.runtime.doctor.DoctorStatus;
+import io.loopx.runtime.envelope.EnvelopeBinder;
+import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.process.LaunchOutcome;
+import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.run.ProviderOutcome;
+import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.run.RunRequest;
+import io.loopx.runtime.run.RunStatus;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The provider contract kit: extend this class in a JUnit 5 test, implement {@link #manifest()} and
+ * {@link #validRequest()}, and the inherited tests check, with the real runtime ({@code Loopx} on a
+ * temporary runtime root, real processes through {@code OsProcessLauncher}), that the provider
+ * keeps the LoopX provider protocol (SPEC §7, §8):
+ *
+ * <ul>
+ *   <li>{@link #doctorExitsZeroTwiceAndLeavesNoTrace}: install probes the doctor and {@code doctor
+ *       --execute} probes it again, both {@code ready}, with {@code HOME} pointing at an empty
+ *       temporary directory; a direct probe in an empty temporary working directory exits 0; none
+ *       of them creates a file in either directory;
+ *   <li>{@link #malformedRequestsAreRefused}: every {@link MalformedRequest} gets a non-zero exit
+ *       and exactly one JSON object with {@code "ok": false}, or, for the inputs LoopX itself
+ *       refuses, LoopX's {@code request_invalid} <em>and</em> that refusal from the provider when
+ *       sent the input directly;
+ *   <li>{@link #validRequestGetsExactlyOneJsonObject}: the valid request {@code succeeded}: exit 0
+ *       and stdout exactly one JSON object within the 1,000,000-byte limit;
+ *   <li>{@link #everySingleFieldEnvelopeMutationIsRejected} (effectful providers only, see {@link
+ *       #envelopeBinding()}): the request bound with {@link EnvelopeBinder} succeeds when launched
+ *       directly with the argv and environment LoopX uses, and each single-field mutation of its
+ *       envelope (schema version, action, scope widened or changed, extension id, revision, request
+ *       digest, a field removed or added, the request changed after binding, the envelope removed)
+ *       gets a non-zero exit and {@code "ok": false}.
+ * </ul>
+ *
+ * <p>A standalone provider is driven through {@code Loopx.run}; an effectful one through {@code
+ * Loopx.dispatch} with the binding (the domain policy allows everything: the kit tests the
+ * provider, not a policy). Each test installs into its own temporary runtime root, so tests are
+ * independent and may run in any order. Generated values (extra keys, mutated envelope fields) come
+ * from a {@link Random} seeded with {@link #seed()}, so a failure reproduces.
+ *
+ * <p>The test methods are public so that a subclass in any package or module can run them; JUnit
+ * needs the subclass's own package open to it, as for any test class.
+ *
+ * <p>Implemented (extended) by extension authors. New checks may be added in later versions; new
+ * hooks only ever get defaults.
+ */
+public abstract class ProviderContractTest {
+  /** The default seed of the generated inputs. */
+  public static final long DEFAULT_SEED = 0x5EED_C0DEL;
+
+  /** Creates the test. */
+  protected ProviderContractTest() {}
+
+  /** Returns the provider's {@code extension.toml}. */
+  protected abstract Path manifest();
+
+  /**
+   * Returns a request the provider must answer successfully. It must hold a string {@code
+   * schema_version} (the malformations change or drop it). For an effectful provider this is the
+   * bare request, without an envelope: the kit binds one.
+   */
+  protected abstract ObjectNode validRequest();
+
+  /**
+   * Returns what an effectful provider's capability command binds into its envelope; empty (the
+   * default) for a standalone provider, whose envelope check is then skipped.
+   */
+  protected Optional<EnvelopeBinding> envelopeBinding() {
+    return Optional.empty();
+  }
+
+  /**
+   * Returns the host's built-in contributions the provider needs, for example the capability
+   * contract an effectful provider implements (default: none).
+   */
+  protected List<BuiltinContribution> builtins() {
+    return List.of();
+  }
+
+  /**
+   * Returns the environment the host hands to providers (default: this process's); the kit replaces
+   * {@code HOME} with an empty temporary directory.
+   */
+  protected Map<String, String> hostEnvironment() {
+    return System.getenv();
+  }
+
+  /** Returns the seed of the generated inputs (default {@link #DEFAULT_SEED}). */
+  protected long seed() {
+    return DEFAULT_SEED;
+  }
+
+  private ProviderHarness harness(Path sandbox) {
+    return ProviderHarness.create(
+        sandbox, manifest(), hostEnvironment(), builtins(), envelopeBinding());
+  }
+
+  // ------------------------------------------------------------------ doctor
+
+  /**
+   * The doctor exits 0 twice under LoopX (install and {@code doctor --execute}) and once directly,
+   * and creates no file under the temporary {@code HOME} or working directory.
+   */
+  @Test
+  public void doctorExitsZeroTwiceAndLeavesNoTrace(@TempDir Path sandbox) {
+    ProviderHarness h = harness(sandbox);
+
+    ActivationReceipt install = h.install();
+    assertThat(install.doctor().status())
+        .as("doctor status at install: %s", install.doctor())
+        .isEqualTo(DoctorStatus.READY);
+    DoctorPacket again = h.doctor();
+    assertThat(again.status())
+        .as("doctor status of a second probe: %s", again)
+        .isEqualTo(DoctorStatus.READY);
+    assertThat(ProviderHarness.contents(h.home))
+        .as("files the doctor created under HOME")
+        .isEmpty();
+
+    LaunchResult direct = h.direct(h.runtime().doctorArgs(), new byte[0]);
+    assertThat(direct.outcome() == LaunchOutcome.EXITED && direct.exitedWithZero())
+        .as("a direct doctor probe exits 0: %s", ProviderHarness.describe(direct))
+        .isTrue();
+    assertThat(ProviderHarness.contents(h.work))
+        .as("files the doctor created in its working directory")
+        .isEmpty();
+    assertThat(ProviderHarness.contents(h.home))
+        .as("files the doctor created under HOME")
+        .isEmpty();
+  }
+
+  // ------------------------------------------------------------------ malformed requests
+
+  /** Every {@link MalformedRequest} is refused with a non-zero exit and {@code "ok": false}. */
+  @Test
+  public void malformedRequestsAreRefused(@TempDir Path sandbox) {
+    ProviderHarness h = harness(sandbox);
+    ObjectNode valid = validRequest();
+    h.install();
+    Random random = new Random(seed());
+    SoftAssertions softly = new SoftAssertions();
+    for (MalformedRequest m : MalformedRequest.values()) {
+      byte[] request = m.render(valid, random);
+      ProviderOutcome outcome;
+      try {
+        outcome = h.send(request);
+      } catch (LoopxException e) {
+        softly
+            .assertThat(m.rejectedByLoopx() && e.kind() == ErrorKind.REQUEST_INVALID)
+            .as("%s: LoopX refused it with [%s] %s", m, e.kind().wireName(), e.getMessage())
+            .isTrue();
+        LaunchResult direct = h.direct(List.of(), request);
+        softly
+            .assertThat(refusal(direct))
+            .as("%s sent directly: %s", m, ProviderHarness.describe(direct))
+            .isEmpty();
+        continue;
+      }
+      softly
+          .assertThat(refusal(outcome))
+          .as("%s through LoopX: %s", m, ProviderHarness.describe(outcome))
+          .isEmpty();
+    }
+    softly.assertAll();
+  }
+
+  /** Returns why {@code outcome} is not a proper refusal, or empty. */
+  private static Optional<String> refusal(ProviderOutcome outcome) {
+    if (outcome.status() != RunStatus.PROVIDER_FAILED) {
+      return Optional.of("status is " + outcome.status().wireName() + ", not provider_failed");
+    }
+    if (outcome.exitCode().isEmpty() || outcome.exitCode().getAsInt() == 0) {
+      return Optional.of("the provider did not exit by itself with a non-zero status");
+    }
+    if (outcome.providerResult().isEmpty()) {
+      return Optional.of("stdout was not exactly one JSON object");
+    }
+    return okFalse(outcome.providerResult().get());
+  }
+
+  /** Returns why {@code result} is not a proper refusal, or empty. */
+  private static Optional<String> refusal(LaunchResult result) {
+    if (result.outcome() != LaunchOutcome.EXITED) {
+      return Optional.of("the provider did not exit by itself: " + result.outcome());
+    }
+    if (result.exitedWithZero()) {
+      return Optional.of("the provider exited 0");
+    }
+    if (result.stdout().length > RunReceipt.OUTPUT_LIMIT) {
+      return Optional.of("stdout is over the " + RunReceipt.OUTPUT_LIMIT + "-byte limit");
+    }
+    ObjectNode object;
+    try {
+      object = StrictJson.parseObject(result.stdout());
+    } catch (InvalidJsonException e) {
+      return Optional.of("stdout is not exactly one JSON object: " + e.getMessage());
+    }
+    return okFalse(object);
+  }
+
+  private static Optional<String> okFalse(ObjectNode object) {
+    JsonNode ok = object.get("ok");
+    if (ok == null || !ok.isBoolean() || ok.booleanValue()) {
+      return Optional.of("the answer's `ok` is not the JSON boolean false");
+    }
+    return Optional.empty();
+  }
+
+  // ------------------------------------------------------------------ the valid request
+
+  /**
+   * The valid request succeeds: exit 0 and stdout exactly one JSON object within the 1,000,000-byte
+   * limit.
+   */
+  @Test
+  public void validRequestGetsExactlyOneJsonObject(@TempDir Path sandbox) {
+    ProviderHarness h = harness(sandbox);
+    byte[] request = StrictJson.toCompactBytes(validRequest());
+    assertThat(request.length)
+        .as("the valid request's size in bytes")
+        .isLessThanOrEqualTo(RunRequest.MAX_BYTES);
+    h.install();
+
+    ProviderOutcome outcome = h.send(request);
+
+    assertThat(outcome.status())
+        .as("the valid request: %s", ProviderHarness.describe(outcome))
+        .isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(outcome.exitCode()).as("exit code").hasValue(0);
+    assertThat(outcome.providerResult()).as("the answer object").isPresent();
+  }
+
+  // ------------------------------------------------------------------ the envelope
+
+  /**
+   * For an effectful provider: the bound valid request succeeds when launched directly, and every
+   * single-field mutation of its envelope is refused. Skipped for a standalone provider.
+   */
+  @Test
+  public void everySingleFieldEnvelopeMutationIsRejected(@TempDir Path sandbox) {
+    Optional<EnvelopeBinding> binding = envelopeBinding();
+    Assumptions.assumeTrue(
+        binding.isPresent(), "a standalone provider receives no execution envelope");
+    ProviderHarness h = harness(sandbox);
+    ObjectNode valid = validRequest();
+    h.install();
+    EnvelopeBinding b = binding.get();
+    ObjectNode bound = EnvelopeBinder.bind(b.action(), b.scope(), h.id, h.revision(), valid);
+
+    LaunchResult baseline = h.direct(List.of(), StrictJson.toCompactBytes(bound));
+    assertThat(baseline.outcome() == LaunchOutcome.EXITED && baseline.exitedWithZero())
+        .as(
+            "the correctly bound request, launched directly, succeeds (else the mutations prove"
+                + " nothing): %s",
+            ProviderHarness.describe(baseline))
+        .isTrue();
+
+    SoftAssertions softly = new SoftAssertions();
+    for (EnvelopeMutations.Mutation m : EnvelopeMutations.of(bound, new Random(seed()))) {
+      LaunchResult result = h.direct(List.of(), StrictJson.toCompactBytes(m.request()));
+      softly
+          .assertThat(refusal(result))
+          .as("envelope mutation \"%s\": %s", m.description(), ProviderHarness.describe(result))
+          .isEmpty();
+    }
+    softly.assertAll();
+  }
+}
