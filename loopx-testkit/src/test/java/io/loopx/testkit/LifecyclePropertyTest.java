@@ -57,7 +57,8 @@ import org.quicktheories.generators.Generate;
  * a {@link LoopxException} of the expected kind and message. Two extensions share the state, so
  * batch doctor and cross-extension isolation are exercised too.
  *
- * <p>The seed is fixed for a reproducible build; run with {@code -DQT_SEED=<n>} to explore others.
+ * <p>The seed is fixed for a reproducible build; run with {@code -Dloopx.lifecycle.seed=<n>} to
+ * explore others (its coverage guard may then need a longer run).
  */
 class LifecyclePropertyTest {
   static final List<String> IDS = List.of("alpha-ext", "beta-ext");
@@ -165,7 +166,7 @@ class LifecyclePropertyTest {
 
   @Test
   void randomCommandSequencesKeepTheInvariants() {
-    long seed = Long.getLong("QT_SEED", DEFAULT_SEED);
+    long seed = Long.getLong("loopx.lifecycle.seed", DEFAULT_SEED);
     Stats stats = new Stats();
 
     qt().withFixedSeed(seed)
