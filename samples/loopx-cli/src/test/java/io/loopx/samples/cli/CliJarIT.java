@@ -1,7 +1,6 @@
 package io.loopx.samples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -187,8 +186,8 @@ class CliJarIT {
     }
     assertThat(home.resolve(".loopx")).doesNotExist();
 
-    // the recall part needs the semantic-preference sample module in the jar
-    assumeTrue(semanticPreferenceBundled(), "semantic-preference-local is not bundled in this jar");
+    // the recall part: the jar bundles the semantic-preference sample module
+    assertThat(semanticPreferenceBundled()).as("semantic-preference-local is bundled").isTrue();
     assertThat(r.exitCode()).as(r.stdout()).isZero();
     assertThat(demo.get("ok").booleanValue()).isTrue();
     assertThat(steps)
