@@ -150,10 +150,7 @@ final class CapabilityDispatch {
   }
 
   ActivationRecord activation(ExtensionId id, Set<Permission> permissions) {
-    ExtensionRecord record = currentRecord(id);
-    if (!record.enabled()) {
-      throw new LoopxException(ErrorKind.EXTENSION_DISABLED, "extension `" + id + "` is disabled");
-    }
+    ExtensionRecord record = currentRecord(id).requireEnabled();
     ExtensionManifest manifest = record.active().manifest();
     if (!manifest.requiresLoopxApi().admits(ApiRange.CURRENT_API_VERSION)) {
       throw new LoopxException(
@@ -178,13 +175,7 @@ final class CapabilityDispatch {
   }
 
   private ExtensionRecord currentRecord(ExtensionId id) {
-    return store
-        .read()
-        .get(id)
-        .orElseThrow(
-            () ->
-                new LoopxException(
-                    ErrorKind.NOT_INSTALLED, "extension `" + id + "` is not installed"));
+    return store.read().installed(id);
   }
 
   private static void checkPermission(ExtensionManifest manifest, Permission permission) {

@@ -53,17 +53,7 @@ final class StandaloneRun {
   }
 
   RunReceipt run(ExtensionId id, RunRequest request, Mode mode) {
-    ExtensionRecord record =
-        store
-            .read()
-            .get(id)
-            .orElseThrow(
-                () ->
-                    new LoopxException(
-                        ErrorKind.NOT_INSTALLED, "extension `" + id + "` is not installed"));
-    if (!record.enabled()) {
-      throw new LoopxException(ErrorKind.EXTENSION_DISABLED, "extension `" + id + "` is disabled");
-    }
+    ExtensionRecord record = store.read().installed(id).requireEnabled();
     RevisionSnapshot active = record.active();
     ExtensionManifest manifest = active.manifest();
     RuntimeResolution.Resolved runtime = freshRuntime(record, active, resolver, fileSystem);

@@ -51,18 +51,18 @@ public final class LifecyclePlanner {
         checkUpgrade(state, m);
         yield List.of(new Target(m.id(), m, Optional.empty(), true, execute));
       }
-      case ENABLE -> List.of(active(installed(state, ((Enable) command).id()), execute));
+      case ENABLE -> List.of(active(state.installed(((Enable) command).id()), execute));
       case DISABLE -> {
-        installed(state, ((Disable) command).id());
+        state.installed(((Disable) command).id());
         yield List.of();
       }
       case ROLLBACK -> {
-        ExtensionRecord r = installed(state, ((Rollback) command).id());
+        ExtensionRecord r = state.installed(((Rollback) command).id());
         RevisionSnapshot t = rollbackTarget(r);
         yield List.of(new Target(r.id(), t.manifest(), t.entrypointPath(), false, execute));
       }
       case DOCTOR -> {
-        ExtensionRecord r = installed(state, ((Doctor) command).id());
+        ExtensionRecord r = state.installed(((Doctor) command).id());
         yield List.of(active(r, execute && r.enabled()));
       }
       case DOCTOR_ALL_ENABLED -> enabledTargets(state, execute);
@@ -185,7 +185,7 @@ public final class LifecyclePlanner {
 
   private static LifecyclePlan planEnable(
       ActivationState state, Enable command, boolean execute, Map<ExtensionId, Observation> obs) {
-    ExtensionRecord r = installed(state, command.id());
+    ExtensionRecord r = state.installed(command.id());
     Observation o = observation(obs, r.id());
     DoctorPacket packet =
         DoctorPacket.evaluate(r.active().manifest(), true, o.runtime(), o.probe());
@@ -227,7 +227,7 @@ public final class LifecyclePlanner {
 
   private static LifecyclePlan planDisable(
       ActivationState state, Disable command, boolean execute) {
-    ExtensionRecord r = installed(state, command.id());
+    ExtensionRecord r = state.installed(command.id());
     if (!execute) {
       return LifecyclePlan.succeed(
           new ToggleReceipt(
@@ -256,7 +256,7 @@ public final class LifecyclePlanner {
 
   private static LifecyclePlan planRollback(
       ActivationState state, Rollback command, boolean execute, Map<ExtensionId, Observation> obs) {
-    ExtensionRecord r = installed(state, command.id());
+    ExtensionRecord r = state.installed(command.id());
     RevisionSnapshot target = rollbackTarget(r);
     Observation o = observation(obs, r.id());
     DoctorPacket packet = DoctorPacket.evaluate(target.manifest(), true, o.runtime(), o.probe());
@@ -291,7 +291,7 @@ public final class LifecyclePlanner {
 
   private static LifecyclePlan planDoctor(
       ActivationState state, Doctor command, boolean execute, Map<ExtensionId, Observation> obs) {
-    ExtensionRecord r = installed(state, command.id());
+    ExtensionRecord r = state.installed(command.id());
     Observation o = observation(obs, r.id());
     DoctorPacket packet =
         DoctorPacket.evaluate(r.active().manifest(), r.enabled(), o.runtime(), o.probe());
@@ -360,7 +360,7 @@ public final class LifecyclePlanner {
   }
 
   private static ExtensionRecord checkUpgrade(ActivationState state, ExtensionManifest m) {
-    ExtensionRecord r = installed(state, m.id());
+    ExtensionRecord r = state.installed(m.id());
     if (r.activeRevision().equals(m.revision())) {
       throw new LoopxException(
           ErrorKind.REVISION_ALREADY_ACTIVE,
@@ -376,15 +376,6 @@ public final class LifecyclePlanner {
           ErrorKind.MANIFEST_INVALID,
           "extension `" + m.id() + "` declares no [runtime]; install needs a runtime");
     }
-  }
-
-  private static ExtensionRecord installed(ActivationState state, ExtensionId id) {
-    return state
-        .get(id)
-        .orElseThrow(
-            () ->
-                new LoopxException(
-                    ErrorKind.NOT_INSTALLED, "extension `" + id + "` is not installed"));
   }
 
   private static RevisionSnapshot rollbackTarget(ExtensionRecord r) {

@@ -1,6 +1,8 @@
 package io.loopx.runtime.state;
 
+import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
+import io.loopx.api.LoopxException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +37,18 @@ public record ActivationState(SortedMap<ExtensionId, ExtensionRecord> extensions
   /** Returns the record of {@code id}, if installed. */
   public Optional<ExtensionRecord> get(ExtensionId id) {
     return Optional.ofNullable(extensions.get(id));
+  }
+
+  /**
+   * Returns the record of {@code id}, or throws {@code NOT_INSTALLED} (``extension `<id>` is not
+   * installed``).
+   */
+  public ExtensionRecord installed(ExtensionId id) {
+    ExtensionRecord record = extensions.get(id);
+    if (record == null) {
+      throw new LoopxException(ErrorKind.NOT_INSTALLED, "extension `" + id + "` is not installed");
+    }
+    return record;
   }
 
   /** Returns a copy with {@code id} set to {@code record}, or removed when empty. */

@@ -1,7 +1,9 @@
 package io.loopx.runtime.state;
 
+import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
+import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -97,6 +99,14 @@ public record ExtensionRecord(
         identity.map(i -> snapshot.revision()),
         identity.map(List::of).orElse(List.of()),
         List.of(snapshot));
+  }
+
+  /** Returns this record, or throws {@code EXTENSION_DISABLED} when it is disabled. */
+  public ExtensionRecord requireEnabled() {
+    if (!enabled) {
+      throw new LoopxException(ErrorKind.EXTENSION_DISABLED, "extension `" + id + "` is disabled");
+    }
+    return this;
   }
 
   /** Returns the snapshot of the active revision. */
