@@ -49,8 +49,9 @@ import java.util.concurrent.TimeUnit;
  *       LaunchOutcome#NOT_STARTED}. (Should the program vanish between this check and the exec,
  *       {@code setsid} reports it on stderr and exits 126 or 127, which is then an {@code EXITED}
  *       result.)
- *   <li>Stdin is written from its own thread and then closed; a provider that never reads it cannot
- *       block the run, and a broken pipe is ignored.
+ *   <li>Stdin is written and then closed: up to 4,096 bytes ({@code PIPE_BUF}, which always fits a
+ *       fresh pipe) directly, more from its own thread, so a provider that never reads it cannot
+ *       block the run; a broken pipe is ignored.
  *   <li>Stdout and stderr are drained concurrently on their own daemon threads, keeping at most
  *       limit+1 bytes each; the first crossing of a cap stops the run.
  *   <li>The run stops when the leader exits, a cap is crossed, or the timeout passes. Then the
@@ -91,6 +92,10 @@ public final class OsProcessLauncher implements ProcessLauncher {
   public static final String THREAD_NAME_PREFIX = "loopx-process-";
 
   private static final Duration MAX_BOUND = Duration.ofMinutes(1);
+
+  /** POSIX {@code PIPE_BUF} on Linux; a pipe holds at least one page. */
+  private static final int PIPE_BUF = 4096;
+
   private static final List<String> TOOL_DIRECTORIES =
       List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin");
 
@@ -194,8 +199,9 @@ public final class OsProcessLauncher implements ProcessLauncher {
     List<Thread> threads = new ArrayList<>();
     threads.add(start(prefix + "stdout", stdout));
     threads.add(start(prefix + "stderr", stderr));
-    if (request.stdinLength() == 0) {
-      closeQuietly(process.getOutputStream());
+    if (request.stdinLength() <= PIPE_BUF) {
+      // Fits the fresh, empty pipe in one atomic write, so it cannot block: no thread needed.
+      feed(process.getOutputStream(), request.stdin());
     } else {
       byte[] input = request.stdin();
       OutputStream pipe = process.getOutputStream();
@@ -210,7 +216,7 @@ public final class OsProcessLauncher implements ProcessLauncher {
             }));
 
     RunSignals.Stop stop = signals.await(started, saturatedNanos(request.timeout()));
-    new ProcessGroup(process, killCommand).terminate(terminationGrace);
+    new ProcessGroup(process, killCommand).terminate(terminationGrace, started);
 
     long joinStart = System.nanoTime();
     for (Thread thread : threads) {

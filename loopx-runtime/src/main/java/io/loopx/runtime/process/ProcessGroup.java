@@ -2,9 +2,9 @@ package io.loopx.runtime.process;
 
 import com.google.common.util.concurrent.Uninterruptibles;
 import java.io.File;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +14,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongPredicate;
+import java.util.function.Supplier;
 
 /**
  * The process group (and session) that a provider leads after {@code setsid}: its id is the
@@ -29,14 +31,19 @@ import java.util.function.BooleanSupplier;
  * Membership is read from {@code /proc/PID/stat}; zombies do not count (they are dead and will be
  * reaped by their parent).
  *
- * <p>Each membership check reads the {@code stat} file of every process in {@code /proc}: one scan
- * per run when nothing is left, a few per termination.
+ * <p>A membership check lists {@code /proc} and reads the {@code stat} file of the candidates.
+ * After the leader exited by itself (the usual end of a run) the candidates are only the pids
+ * allocated since the leader's start, usually none or a few; while anything may be alive, and for
+ * runs too long to bound pid reuse, every process is a candidate.
  *
  * <p>Descendants that call {@code setsid} themselves (or double-fork and then do so) are in another
  * session and group, and escape: they are not found and not signalled.
  */
 final class ProcessGroup {
   private static final Path PROC = Path.of("/proc");
+  private static final Path LAST_PID = PROC.resolve("sys/kernel/ns_last_pid");
+  private static final long PID_MAX = readNumber(PROC.resolve("sys/kernel/pid_max")).orElse(-1);
+  private static final int STAT_PREFIX = 512;
   private static final Duration KILL_BOUND = Duration.ofSeconds(5);
   private static final Duration KILL_RETRY = Duration.ofMillis(250);
   private static final Duration KILL_COMMAND_BOUND = Duration.ofSeconds(2);
@@ -88,33 +95,80 @@ final class ProcessGroup {
    * /proc} cannot be listed.
    */
   static Optional<List<Member>> members(long id) {
-    List<Member> members = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
-      for (Path entry : entries) {
-        String name = entry.getFileName().toString();
-        if (!isNumber(name)) {
-          continue;
-        }
-        Optional<Stat> stat = readStat(entry);
-        if (stat.isPresent()
-            && stat.get().live()
-            && (stat.get().group() == id || stat.get().session() == id)) {
-          members.add(new Member(Long.parseLong(name), stat.get().group(), stat.get().session()));
-        }
-      }
-    } catch (IOException | RuntimeException e) {
+    return members(id, () -> pid -> true);
+  }
+
+  /**
+   * As {@link #members(long)}, reading only the {@code stat} of the pids admitted by the predicate
+   * that {@code candidates} gives after the listing.
+   */
+  private static Optional<List<Member>> members(long id, Supplier<LongPredicate> candidates) {
+    String[] names = PROC.toFile().list();
+    if (names == null) {
       return Optional.empty();
+    }
+    LongPredicate candidate = candidates.get();
+    byte[] buffer = new byte[STAT_PREFIX];
+    List<Member> members = new ArrayList<>();
+    for (String name : names) {
+      long pid = pidOf(name);
+      if (pid < 0 || !candidate.test(pid)) {
+        continue;
+      }
+      Optional<Stat> stat = readStat(PROC + "/" + name + "/stat", buffer);
+      if (stat.isPresent()
+          && stat.get().live()
+          && (stat.get().group() == id || stat.get().session() == id)) {
+        members.add(new Member(pid, stat.get().group(), stat.get().session()));
+      }
     }
     return Optional.of(List.copyOf(members));
   }
 
   /**
+   * The pids that can belong to a process created after the leader: those allocated since, read
+   * after the listing so that every listed member is covered. Linux hands out pids in increasing
+   * order, wrapping at {@code pid_max}; a member is forked after the leader, so its pid lies in the
+   * cyclic window (leader, last allocated]. The window is only trusted while a full wrap is
+   * impossible: when the run took less than one microsecond per pid in the pid space (pids are not
+   * allocated that fast); otherwise, or when the kernel does not expose the counters, every pid is
+   * a candidate.
+   */
+  private static LongPredicate allocatedSince(long leader, long startNanos) {
+    long last = readNumber(LAST_PID).orElse(-1);
+    return allocatedSince(leader, last, PID_MAX, System.nanoTime() - startNanos);
+  }
+
+  /** The window of {@link #allocatedSince(long, long)} from the kernel's counters (-1: unknown). */
+  static LongPredicate allocatedSince(long leader, long last, long max, long elapsedNanos) {
+    if (max <= 0
+        || last <= 0
+        || last >= max
+        || leader >= max
+        || elapsedNanos >= TimeUnit.MICROSECONDS.toNanos(max)) {
+      return pid -> true;
+    }
+    long span = Math.floorMod(last - leader, max);
+    return pid -> {
+      long distance = Math.floorMod(pid - leader, max);
+      return distance > 0 && distance <= span;
+    };
+  }
+
+  /**
    * Terminates everything left: nothing when nothing is alive; else SIGTERM, up to {@code grace}
    * for it to take effect, then SIGKILL, repeated until everything is gone or a safety bound passes
-   * (only a process in uninterruptible sleep can outlive it).
+   * (only a process in uninterruptible sleep can outlive it). {@code startNanos} ({@link
+   * System#nanoTime()}) is no later than the leader's start.
    */
-  void terminate(Duration grace) {
-    Optional<List<Member>> found = members(id);
+  void terminate(Duration grace, long startNanos) {
+    Optional<List<Member>> found;
+    if (leader.isAlive()) {
+      found = members(id);
+    } else {
+      // The usual end of a run: the leader exited by itself; read only the pids allocated since.
+      found = members(id, () -> allocatedSince(id, startNanos));
+    }
     if (found.isEmpty()) {
       // No /proc: signal blindly and watch only the leader.
       signal(Signal.TERM, List.of());
@@ -235,11 +289,29 @@ final class ProcessGroup {
 
   /** Reads and parses {@code dir/stat}; empty when the process vanished or it cannot be parsed. */
   static Optional<Stat> readStat(Path processDirectory) {
-    try {
-      return parseStat(
-          new String(Files.readAllBytes(processDirectory.resolve("stat")), StandardCharsets.UTF_8));
+    return readStat(processDirectory.resolve("stat").toString(), new byte[STAT_PREFIX]);
+  }
+
+  /**
+   * Reads the first {@code buffer.length} bytes of a {@code stat} file (the fields used here come
+   * first: the command name is at most 64 bytes) and parses them.
+   */
+  private static Optional<Stat> readStat(String statFile, byte[] buffer) {
+    int read;
+    try (FileInputStream in = new FileInputStream(statFile)) {
+      read = in.readNBytes(buffer, 0, buffer.length);
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
+    }
+    return parseStat(new String(buffer, 0, read, StandardCharsets.ISO_8859_1));
+  }
+
+  private static OptionalLong readNumber(Path file) {
+    try {
+      return OptionalLong.of(
+          Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).trim()));
+    } catch (IOException | RuntimeException e) {
+      return OptionalLong.empty();
     }
   }
 
@@ -264,15 +336,19 @@ final class ProcessGroup {
     }
   }
 
-  private static boolean isNumber(String name) {
-    if (name.isEmpty()) {
-      return false;
+  /** Returns the pid a {@code /proc} entry names, or -1 when it names no process. */
+  private static long pidOf(String name) {
+    if (name.isEmpty() || name.length() > 18) {
+      return -1;
     }
+    long pid = 0;
     for (int i = 0; i < name.length(); i++) {
-      if (name.charAt(i) < '0' || name.charAt(i) > '9') {
-        return false;
+      char c = name.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
       }
+      pid = pid * 10 + (c - '0');
     }
-    return true;
+    return pid;
   }
 }

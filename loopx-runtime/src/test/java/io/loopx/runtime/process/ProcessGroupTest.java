@@ -1,8 +1,12 @@
 package io.loopx.runtime.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
 
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 import org.junit.jupiter.api.Test;
 
 class ProcessGroupTest {
@@ -41,5 +45,61 @@ class ProcessGroupTest {
         .extracting(ProcessGroup.Member::pid)
         .contains(ProcessHandle.current().pid());
     assertThat(ProcessGroup.readStat(Path.of("/proc/not-a-process"))).isEmpty();
+  }
+
+  @Test
+  void theWindowHoldsThePidsAllocatedAfterTheLeaderAcrossTheWrap() {
+    LongPredicate plain = ProcessGroup.allocatedSince(100, 105, 32768, 0);
+    assertThat(plain.test(101)).isTrue();
+    assertThat(plain.test(105)).isTrue();
+    assertThat(plain.test(100)).as("the leader itself").isFalse();
+    assertThat(plain.test(106)).isFalse();
+    assertThat(plain.test(50)).isFalse();
+
+    LongPredicate wrapped = ProcessGroup.allocatedSince(32760, 310, 32768, 0);
+    assertThat(wrapped.test(32767)).isTrue();
+    assertThat(wrapped.test(300)).isTrue();
+    assertThat(wrapped.test(310)).isTrue();
+    assertThat(wrapped.test(311)).isFalse();
+    assertThat(wrapped.test(32760)).isFalse();
+
+    assertThat(ProcessGroup.allocatedSince(100, 100, 32768, 0).test(101))
+        .as("nothing allocated since the leader")
+        .isFalse();
+  }
+
+  @Test
+  void everyPidIsACandidateWhenTheWindowCannotBeTrusted() {
+    long tooLong = TimeUnit.MICROSECONDS.toNanos(32768);
+    assertThat(ProcessGroup.allocatedSince(100, 105, 32768, tooLong).test(50)).isTrue();
+    assertThat(ProcessGroup.allocatedSince(100, -1, 32768, 0).test(50)).as("no counter").isTrue();
+    assertThat(ProcessGroup.allocatedSince(100, 105, -1, 0).test(50)).as("no pid_max").isTrue();
+    assertThat(ProcessGroup.allocatedSince(100, 40000, 32768, 0).test(50)).isTrue();
+  }
+
+  @Test
+  void anyPidAllocatedAfterTheLeaderBeforeAFullWrapIsInTheWindow() {
+    // Linux allocates pids cyclically from 300 (RESERVED_PIDS) up to pid_max - 1.
+    qt().forAll(
+            integers().between(1000, 4_194_304),
+            integers().between(0, Integer.MAX_VALUE),
+            integers().between(0, Integer.MAX_VALUE),
+            integers().between(0, Integer.MAX_VALUE))
+        .check(
+            (max, leaderSeed, allocatedSeed, nthSeed) -> {
+              long leader = 300 + leaderSeed % (max - 300);
+              long allocated = 1 + allocatedSeed % (max - 301);
+              long nth = 1 + nthSeed % allocated;
+              long last = nthAfter(leader, allocated, max);
+              LongPredicate window = ProcessGroup.allocatedSince(leader, last, max, 0);
+              return window.test(nthAfter(leader, nth, max))
+                  && !window.test(leader)
+                  && (allocated + 1 >= max - 300
+                      || !window.test(nthAfter(leader, allocated + 1, max)));
+            });
+  }
+
+  private static long nthAfter(long pid, long n, long max) {
+    return 300 + Math.floorMod(pid - 300 + n, max - 300);
   }
 }
