@@ -15,11 +15,17 @@ import io.loopx.api.envelope.ExecutionEnvelope;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.json.StrictJson;
 import io.loopx.runtime.envelope.JsonTrees.Slot;
+import io.loopx.runtime.state.Reliability;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -39,6 +45,7 @@ class EnvelopeRoundTripPropertyTest {
   private static final String KEY = ExecutionEnvelope.REQUEST_KEY;
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final String SCHEMA = "execution envelope fields do not match the schema";
+  private static final Map<Mutation, int[]> TALLY = new ConcurrentHashMap<>();
   private static final List<String> ENVELOPE_FIELDS =
       List.of("schema_version", "action", "scope", "extension", "request_digest");
 
@@ -227,19 +234,29 @@ class EnvelopeRoundTripPropertyTest {
     }
   }
 
+  /**
+   * Bad input: every example tampers with one field of a freshly bound request and must be rejected
+   * with an {@link ErrorKind#ENVELOPE_MISMATCH} naming the changed part, leaving the tampered input
+   * as it was. Examples per mutation: {@code -Dloopx.reliability.envelopesPerMutation} (default
+   * 150; the {@code reliability} profile raises it); the tally is written to {@code
+   * target/reliability/bad-envelopes.txt}.
+   */
   @ParameterizedTest
   @EnumSource(Mutation.class)
   void everySingleFieldMutationIsAnEnvelopeMismatch(Mutation mutation) {
-    qt().withExamples(150)
+    int examples = examplesPerMutation();
+    int[] tried = {0};
+    int[] rejected = {0};
+    qt().withExamples(examples)
         .forAll(cases(1))
         .checkAssert(
             c -> {
               ObjectNode bound = c.bind();
               String unchanged = bound.toString();
               mutation.change.accept(bound, new Random(c.seed()));
-              assertThat(bound.toString())
-                  .as("the mutation changed something")
-                  .isNotEqualTo(unchanged);
+              String tampered = bound.toString();
+              assertThat(tampered).as("the mutation changed something").isNotEqualTo(unchanged);
+              tried[0]++;
 
               assertThatThrownBy(() -> EnvelopeVerifier.verify(bound, c.expectation()))
                   .isExactlyInstanceOf(LoopxException.class)
@@ -248,7 +265,47 @@ class EnvelopeRoundTripPropertyTest {
                       e ->
                           assertThat(((LoopxException) e).kind())
                               .isEqualTo(ErrorKind.ENVELOPE_MISMATCH));
+              assertThat(bound.toString())
+                  .as("the rejected input is untouched")
+                  .isEqualTo(tampered);
+              rejected[0]++;
             });
+    TALLY.put(mutation, new int[] {tried[0], rejected[0]});
+    // QuickTheories skips a generated value it has already tried, so a few examples may be fewer.
+    assertThat(tried[0]).isPositive().isLessThanOrEqualTo(examples);
+    assertThat(rejected[0]).isEqualTo(tried[0]);
+  }
+
+  /** {@code -Dloopx.reliability.envelopesPerMutation}, default 150. */
+  private static int examplesPerMutation() {
+    return Reliability.count("envelopesPerMutation", 150);
+  }
+
+  @AfterAll
+  static void writeTally() {
+    if (TALLY.isEmpty()) {
+      return;
+    }
+    int tried = TALLY.values().stream().mapToInt(t -> t[0]).sum();
+    int rejected = TALLY.values().stream().mapToInt(t -> t[1]).sum();
+    Map<Mutation, Integer> perMutation = new EnumMap<>(Mutation.class);
+    TALLY.forEach((m, t) -> perMutation.put(m, t[0]));
+    Reliability.report(
+        "bad-envelopes.txt",
+        List.of(
+            String.format(
+                Locale.ROOT,
+                "bad-envelopes: %d tampered bound requests over %d of %d mutations (%d examples"
+                    + " asked per mutation, repeats skipped; QT_SEED %s);"
+                    + " %d rejected as envelope_mismatch naming the changed part, input untouched;"
+                    + " per mutation %s",
+                tried,
+                TALLY.size(),
+                Mutation.values().length,
+                examplesPerMutation(),
+                System.getProperty("QT_SEED", "random"),
+                rejected,
+                perMutation)));
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -26,14 +26,18 @@ import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.SurfaceVisibility;
 import io.loopx.api.manifest.Visibility;
 import io.loopx.runtime.manifest.TomlRenderer.Raw;
+import io.loopx.runtime.state.Reliability;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
@@ -538,9 +542,21 @@ class ManifestPropertiesTest {
             });
   }
 
+  /**
+   * Bad input: each example corrupts one field of a generated manifest and must be rejected with a
+   * {@link ManifestException} naming the corrupted key. The count is {@code
+   * -Dloopx.reliability.badManifests} (default 300; the {@code reliability} profile raises it); the
+   * tally is written to {@code target/reliability/bad-manifests.txt}.
+   */
   @Test
   void singleFieldCorruptionsAreRejectedWithTheirKey() {
-    qt().withExamples(EXAMPLES * 2)
+    int examples = Reliability.count("badManifests", EXAMPLES * 2);
+    Map<String, Integer> kinds = new TreeMap<>();
+    Map<String, Integer> replacements = new TreeMap<>();
+    Set<String> keys = new TreeSet<>();
+    int[] tried = {0};
+    long started = System.nanoTime();
+    qt().withExamples(examples)
         .forAll(specs(), longs().all(), integers().between(0, Integer.MAX_VALUE - 1))
         .checkAssert(
             (spec, seed, pick) -> {
@@ -551,6 +567,7 @@ class ManifestPropertiesTest {
               Raw replacement = corruptionFor(path, random);
               Map<String, Object> corrupted = TomlRenderer.replace(doc, path, replacement);
               String toml = TomlRenderer.render(corrupted, random);
+              tried[0]++;
 
               Throwable thrown = catchThrowable(() -> parse(toml));
 
@@ -561,7 +578,31 @@ class ManifestPropertiesTest {
               assertThat(((ManifestException) thrown).key())
                   .as(thrown.getMessage())
                   .isEqualTo(path);
+              kinds.merge(((LoopxException) thrown).kind().wireName(), 1, Integer::sum);
+              replacements.merge(replacement.literal(), 1, Integer::sum);
+              keys.add(path.replaceAll("\\[\\d+]", "[]"));
             });
+    int rejected = kinds.values().stream().mapToInt(Integer::intValue).sum();
+    Reliability.report(
+        "bad-manifests.txt",
+        List.of(
+            String.format(
+                Locale.ROOT,
+                "bad-manifests: %d generated manifests with one corrupted field (%d examples"
+                    + " asked, repeats skipped; QT_SEED %s); %d rejected with ManifestException"
+                    + " naming the corrupted key, by kind %s; %d distinct keys corrupted;"
+                    + " replacements %s; wall %.1f s",
+                tried[0],
+                examples,
+                System.getProperty("QT_SEED", "random"),
+                rejected,
+                kinds,
+                keys.size(),
+                replacements,
+                (System.nanoTime() - started) / 1e9)));
+    // QuickTheories skips a generated value it has already tried, so a few examples may be fewer.
+    assertThat(tried[0]).isPositive().isLessThanOrEqualTo(examples);
+    assertThat(rejected).isEqualTo(tried[0]);
   }
 
   @Test

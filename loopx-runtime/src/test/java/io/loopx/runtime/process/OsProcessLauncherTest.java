@@ -1,5 +1,8 @@
 package io.loopx.runtime.process;
 
+import static io.loopx.runtime.process.ProcessFixtures.ENV;
+import static io.loopx.runtime.process.ProcessFixtures.gone;
+import static io.loopx.runtime.process.ProcessFixtures.runnerThreads;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -10,7 +13,6 @@ import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +36,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * also proves (in {@link #noRunnerThreadOutlivesTheCall()}) that no launcher thread survives it.
  */
 class OsProcessLauncherTest {
-  private static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin");
   private static final Duration SAFETY = Duration.ofSeconds(10);
 
   @TempDir Path dir;
@@ -531,10 +532,7 @@ class OsProcessLauncherTest {
   // ---------------------------------------------------------------- helpers
 
   private Path script(String... lines) throws IOException {
-    Path script = dir.resolve("provider.sh");
-    Files.writeString(script, "#!/bin/sh\n" + String.join("\n", lines) + "\n");
-    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
-    return script;
+    return ProcessFixtures.writeScript(dir.resolve("provider.sh"), lines);
   }
 
   private static LaunchRequest.Builder request(Path script, String... args) {
@@ -552,21 +550,6 @@ class OsProcessLauncherTest {
   private static long leaderOf(Path statFile) throws IOException {
     String line = Files.readString(statFile);
     return Long.parseLong(line.substring(0, line.indexOf(' ')));
-  }
-
-  /** Whether {@code pid} no longer runs (absent from /proc, or a zombie awaiting its reaper). */
-  private static boolean gone(long pid) {
-    return ProcessGroup.readStat(Path.of("/proc", Long.toString(pid)))
-        .map(stat -> !stat.live())
-        .orElse(true);
-  }
-
-  private static List<String> runnerThreads() {
-    return Thread.getAllStackTraces().keySet().stream()
-        .filter(Thread::isAlive)
-        .map(Thread::getName)
-        .filter(name -> name.startsWith(OsProcessLauncher.THREAD_NAME_PREFIX))
-        .toList();
   }
 
   /** Polls {@code condition} until true or the safety timeout; never used for synchronisation. */

@@ -15,33 +15,43 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Settings and reporting of the reliability tests: counts come from {@code loopx.reliability.*}
- * system properties (the Maven profile {@code reliability} raises them), summaries go to stdout and
- * to {@code target/reliability/}.
+ * Settings and reporting of the reliability tests (state, bad input, process containment): counts
+ * come from {@code loopx.reliability.*} system properties (the Maven profile {@code reliability}
+ * raises them), summaries go to stdout and to {@code target/reliability/}. Public so the tests of
+ * the other packages of this module can use it.
  */
-final class Reliability {
+public final class Reliability {
   private Reliability() {}
 
   /** Returns the integer system property {@code loopx.reliability.<name>}, else {@code value}. */
-  static int count(String name, int value) {
+  public static int count(String name, int value) {
     String text = System.getProperty("loopx.reliability." + name, "").trim();
     return text.isEmpty() ? value : Integer.parseInt(text);
   }
 
   /** Returns {@code loopx.reliability.seed} when set, else a fresh seed (always printed). */
-  static long seed() {
+  public static long seed() {
     String text = System.getProperty("loopx.reliability.seed", "").trim();
     return text.isEmpty() ? System.nanoTime() : Long.parseLong(text);
   }
 
-  /** Child JVMs run at the same time: {@code loopx.reliability.parallelism}, default 2. */
-  static int parallelism() {
+  /** Returns {@code loopx.reliability.seed} when set, else {@code fallback} (a fixed seed). */
+  public static long seed(long fallback) {
+    String text = System.getProperty("loopx.reliability.seed", "").trim();
+    return text.isEmpty() ? fallback : Long.parseLong(text);
+  }
+
+  /**
+   * Child JVMs (or process trees) run at the same time: {@code loopx.reliability.parallelism},
+   * default 2.
+   */
+  public static int parallelism() {
     return Math.max(
         1, count("parallelism", Math.min(2, Runtime.getRuntime().availableProcessors())));
   }
 
   /** Runs {@code tasks} on {@link #parallelism()} threads; rethrows the first failure. */
-  static <T> List<T> runAll(List<Callable<T>> tasks) throws InterruptedException {
+  public static <T> List<T> runAll(List<Callable<T>> tasks) throws InterruptedException {
     ExecutorService pool = Executors.newFixedThreadPool(parallelism());
     try {
       List<T> results = new ArrayList<>();
@@ -66,7 +76,7 @@ final class Reliability {
   }
 
   /** Prints {@code lines} and writes them to {@code target/reliability/<fileName>}. */
-  static void report(String fileName, List<String> lines) {
+  public static void report(String fileName, List<String> lines) {
     lines.forEach(System.out::println);
     Path target = ChildJvm.codeSource(Reliability.class).getParent();
     Path dir = target.resolve("reliability");

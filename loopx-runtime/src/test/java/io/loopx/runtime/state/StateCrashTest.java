@@ -41,14 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * -Dloopx.reliability.randomKills} (default 100), {@code -Dloopx.reliability.seed}, {@code
  * -Dloopx.reliability.parallelism} (child JVMs at a time, default 2), {@code
  * -Dloopx.reliability.cds=false} (children without the class-data archive, see {@link ChildJvm}).
- * The soak run (profile {@code reliability}: 200 kills per step, 2000 random kills, 8 writers x 50
- * installs; about half an hour on two busy cores):
- *
- * <pre>
- * mvn -B verify -pl loopx-runtime -am -Preliability \
- *     -Dtest='StateCrashTest,StateConcurrencyTest,StateLockExclusionTest' \
- *     -Dsurefire.failIfNoSpecifiedTests=false
- * </pre>
+ * The soak run is the profile {@code reliability} ({@code mvn -B verify -pl loopx-runtime -am
+ * -Preliability}; counts in the parent POM, figures in {@code docs/RELIABILITY.md}).
  *
  * <p>The summary is printed and written to {@code target/reliability/state-crash.txt}. What this
  * cannot show: that fsync reaches the platter, which needs power-loss testing, not process kills.

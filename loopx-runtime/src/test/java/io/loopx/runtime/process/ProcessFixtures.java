@@ -1,0 +1,41 @@
+package io.loopx.runtime.process;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Fixtures shared by the process tests: {@code /bin/sh} scripts on disk and {@code /proc} checks.
+ */
+final class ProcessFixtures {
+  /** The complete environment the test processes get. */
+  static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin");
+
+  private ProcessFixtures() {}
+
+  /** Writes an executable {@code #!/bin/sh} script of {@code lines} to {@code file}. */
+  static Path writeScript(Path file, String... lines) throws IOException {
+    Files.writeString(file, "#!/bin/sh\n" + String.join("\n", lines) + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
+    return file;
+  }
+
+  /** Whether {@code pid} no longer runs (absent from /proc, or a zombie awaiting its reaper). */
+  static boolean gone(long pid) {
+    return ProcessGroup.readStat(Path.of("/proc", Long.toString(pid)))
+        .map(stat -> !stat.live())
+        .orElse(true);
+  }
+
+  /** The names of the live threads started by {@link OsProcessLauncher}. */
+  static List<String> runnerThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(Thread::isAlive)
+        .map(Thread::getName)
+        .filter(name -> name.startsWith(OsProcessLauncher.THREAD_NAME_PREFIX))
+        .toList();
+  }
+}
