@@ -212,7 +212,14 @@ class ProcessTreeContainmentTest {
         assertThat(result.exitCode()).as(context).hasValue(0);
         assertThat(result.stdout()).asString(UTF_8).as(context).isEqualTo("done");
       }
-      assertThat(members).as("processes recorded in %s", context).hasSize(tree.processes());
+      if (tree.ending() == Ending.TIMED_OUT) {
+        // The deadline may come before a slow machine has started every process; the ones that
+        // did start are checked like the others.
+        assertThat(members.size()).as("processes recorded in %s", context)
+            .isBetween(1, tree.processes());
+      } else {
+        assertThat(members).as("processes recorded in %s", context).hasSize(tree.processes());
+      }
       List<Member> leaders = members.stream().filter(m -> m.role().equals("leader")).toList();
       assertThat(leaders).as(context).hasSize(1);
       long leader = leaders.get(0).pid();
