@@ -1,7 +1,6 @@
 package io.loopx.api;
 
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * A SHA-256 digest in the form {@code sha256:} followed by 64 lowercase hex characters.
@@ -12,13 +11,11 @@ import java.util.regex.Pattern;
  * @param value the validated text
  */
 public record Digest(String value) implements Comparable<Digest> {
-  private static final Pattern PATTERN = Pattern.compile("sha256:[0-9a-f]{64}");
-
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */
   public Digest {
     Objects.requireNonNull(value, "value");
-    Grammar.matching(
-        "digest", value, PATTERN, "must be sha256: followed by 64 lowercase hex characters");
+    Grammar.lowerHex(
+        "digest", value, "sha256:", 64, "must be sha256: followed by 64 lowercase hex characters");
   }
 
   /** Returns the digest {@code value}, or throws {@link InvalidValueException} naming it. */

@@ -1,7 +1,6 @@
 package io.loopx.api;
 
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * A manifest revision id: the first 16 lowercase hex characters of the SHA-256 of the canonical
@@ -13,12 +12,10 @@ import java.util.regex.Pattern;
  * @param value the validated text
  */
 public record Revision(String value) implements Comparable<Revision> {
-  private static final Pattern PATTERN = Pattern.compile("[0-9a-f]{16}");
-
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */
   public Revision {
     Objects.requireNonNull(value, "value");
-    Grammar.matching("revision id", value, PATTERN, "must be 16 lowercase hex characters");
+    Grammar.lowerHex("revision id", value, "", 16, "must be 16 lowercase hex characters");
   }
 
   /** Returns the revision id {@code value}, or throws {@link InvalidValueException} naming it. */

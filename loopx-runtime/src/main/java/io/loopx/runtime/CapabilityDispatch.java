@@ -29,8 +29,10 @@ import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.nio.file.FileSystem;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -54,6 +56,10 @@ final class CapabilityDispatch {
   private final FileSystem fileSystem;
   private final DomainPolicy policy;
   private final Supplier<CapabilityRegistry> registry;
+
+  /** Memo of {@link #builtinRevision}, a pure function of (provider id, version). */
+  private final ConcurrentHashMap<List<String>, Revision> builtinRevisions =
+      new ConcurrentHashMap<>();
 
   CapabilityDispatch(
       ActivationStore store,
@@ -88,7 +94,9 @@ final class CapabilityDispatch {
       checkPermission(manifest, request.permission());
       revision = manifest.revision();
     } else {
-      revision = builtinRevision(provider);
+      revision =
+          builtinRevisions.computeIfAbsent(
+              List.of(provider.id().value(), provider.version()), k -> builtinRevision(provider));
     }
     DomainPolicy.Decision decision = policy.decide(request);
     if (!decision.allowed()) {
@@ -171,7 +179,7 @@ final class CapabilityDispatch {
       }
     }
     return new ActivationRecord(
-        id, manifest.version(), record.activeRevision(), java.util.List.copyOf(permissions));
+        id, manifest.version(), record.activeRevision(), List.copyOf(permissions));
   }
 
   private ExtensionRecord currentRecord(ExtensionId id) {

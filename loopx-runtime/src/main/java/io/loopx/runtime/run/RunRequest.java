@@ -32,12 +32,10 @@ public final class RunRequest {
   public static final String RESERVED_FIELD = "execution_envelope";
 
   private final ObjectNode body;
-  private final byte[] providerInput;
   private final Optional<String> schemaVersion;
 
   private RunRequest(ObjectNode body) {
     this.body = body;
-    this.providerInput = StrictJson.toCompactBytes(body);
     JsonNode version = body.get("schema_version");
     this.schemaVersion =
         version != null && version.isString() ? Optional.of(version.asString()) : Optional.empty();
@@ -102,10 +100,11 @@ public final class RunRequest {
 
   /**
    * Returns what the provider receives on stdin: the request re-serialised compactly as UTF-8, keys
-   * in their original order (a copy).
+   * in their original order (a new array; serialised on each call, since a dispatch never needs
+   * it).
    */
   public byte[] providerInput() {
-    return providerInput.clone();
+    return StrictJson.toCompactBytes(body);
   }
 
   /** Returns the request's top-level {@code schema_version} when it is a string. */
@@ -127,6 +126,6 @@ public final class RunRequest {
   /** Describes the request by its size, not its content. */
   @Override
   public String toString() {
-    return "RunRequest[" + providerInput.length + " bytes, schemaVersion=" + schemaVersion + "]";
+    return "RunRequest[" + providerInput().length + " bytes, schemaVersion=" + schemaVersion + "]";
   }
 }

@@ -13,11 +13,13 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -30,8 +32,12 @@ import java.util.function.Consumer;
  * lock plus an OS advisory lock), waited for at most {@link #DEFAULT_LOCK_TIMEOUT}. A symlink, FIFO
  * or other non-regular file at the state or lock path is refused without being followed.
  *
- * <p>Immutable and thread-safe; works on any {@link java.nio.file.FileSystem} (on Jimfs, OS locks
- * exclude nothing and directory fsync is skipped).
+ * <p>Every read reads the whole file. Decoding (which re-validates every stored manifest and its
+ * revision hash) is a pure function of the bytes, so the last decoded bytes and their state are
+ * kept: a read of exactly the same bytes returns the same immutable state without decoding again.
+ *
+ * <p>Thread-safe, and immutable apart from that cache; works on any {@link
+ * java.nio.file.FileSystem} (on Jimfs, OS locks exclude nothing and directory fsync is skipped).
  */
 public final class FileActivationStore implements ActivationStore {
   /** The bounded wait for the state lock. */
@@ -44,6 +50,12 @@ public final class FileActivationStore implements ActivationStore {
   private final Path lockFile;
   private final Duration lockTimeout;
   private final Consumer<WriteStep> observer;
+  private final AtomicReference<Decoded> lastDecoded = new AtomicReference<>(Decoded.NONE);
+
+  /** State file bytes and what they decode to. */
+  private record Decoded(byte[] bytes, ActivationState state) {
+    static final Decoded NONE = new Decoded(new byte[0], ActivationState.EMPTY);
+  }
 
   private FileActivationStore(Path stateFile, Duration lockTimeout, Consumer<WriteStep> observer) {
     this.stateFile = stateFile.toAbsolutePath().normalize();
@@ -88,11 +100,21 @@ public final class FileActivationStore implements ActivationStore {
   public ActivationState read() {
     try {
       Optional<byte[]> bytes = StateFiles.readIfPresent(stateFile);
-      return bytes.isEmpty() ? ActivationState.EMPTY : StateCodec.decode(bytes.get());
+      return bytes.isEmpty() ? ActivationState.EMPTY : decode(bytes.get());
     } catch (IOException e) {
       throw new LoopxException(
           ErrorKind.STATE_UNREADABLE, "extension runtime state is unreadable: " + e, e);
     }
+  }
+
+  private ActivationState decode(byte[] bytes) {
+    Decoded last = lastDecoded.get();
+    if (last != Decoded.NONE && Arrays.equals(last.bytes(), bytes)) {
+      return last.state();
+    }
+    ActivationState state = StateCodec.decode(bytes);
+    lastDecoded.set(new Decoded(bytes, state));
+    return state;
   }
 
   @Override
@@ -117,7 +139,9 @@ public final class FileActivationStore implements ActivationStore {
         }
         next = next.with(change.id(), change.replacement());
       }
-      write(StateCodec.encode(next));
+      byte[] bytes = StateCodec.encode(next);
+      write(bytes);
+      lastDecoded.set(new Decoded(bytes, next));
       return next;
     }
   }

@@ -70,6 +70,28 @@ class FileActivationStoreTest {
   }
 
   @Test
+  void theDecodeCacheNeverHidesAChangedFile() throws IOException {
+    ActivationState written = store.update("install", List.of(install("alpha")));
+    byte[] alphaBytes = Files.readAllBytes(store.stateFile());
+    // What the writer keeps is what a fresh reader decodes from the file.
+    assertThat(FileActivationStore.inRuntimeRoot(root).read()).isEqualTo(written);
+    assertThat(store.read()).isEqualTo(written);
+
+    ActivationState other =
+        FileActivationStore.inRuntimeRoot(root).update("install", List.of(install("beta")));
+    assertThat(store.read()).isEqualTo(other);
+
+    Files.write(
+        store.stateFile(), new String(alphaBytes, UTF_8).replace("1.0.0", "1.0.1").getBytes(UTF_8));
+    assertThatThrownBy(store::read)
+        .isInstanceOfSatisfying(
+            LoopxException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.STATE_UNREADABLE));
+
+    Files.write(store.stateFile(), alphaBytes);
+    assertThat(store.read()).isEqualTo(written);
+  }
+
+  @Test
   void conflictingEntryFailsWithStateConflictAndWritesNothing() throws IOException {
     store.update("install", List.of(install("alpha")));
     byte[] before = Files.readAllBytes(store.stateFile());

@@ -1,0 +1,160 @@
+package io.loopx.benchmarks;
+
+import io.loopx.api.ActionToken;
+import io.loopx.api.CapabilityId;
+import io.loopx.api.KindToken;
+import io.loopx.api.Permission;
+import io.loopx.api.ProtocolId;
+import io.loopx.api.json.StrictJson;
+import io.loopx.api.manifest.ProvidedCapability;
+import io.loopx.api.manifest.Visibility;
+import io.loopx.api.spi.BuiltinContribution;
+import io.loopx.api.spi.RegistrationContext;
+import io.loopx.runtime.Loopx;
+import io.loopx.runtime.dispatch.DispatchReceipt;
+import io.loopx.runtime.dispatch.DispatchRequest;
+import io.loopx.runtime.dispatch.DomainPolicy;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.pf4j.DefaultPluginManager;
+import org.pf4j.PluginManager;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * In-process dispatch of a trivial built-in capability ({@code bench-sum}: {@code {"a":2,"b":3}} →
+ * {@code {"sum":5}}, see {@link SumProvider}).
+ *
+ * <p>{@code loopxDispatch}: {@link Loopx#dispatch(DispatchRequest, byte[], io.loopx.runtime.Mode)}
+ * in execute mode, the governed path of SPEC §8: parse and validate the request bytes, read the
+ * activation state (a runtime root with no state file: no extension installed) and use the matching
+ * registry generation, resolve exactly one ready implementation, ask the host's domain policy
+ * (allow all), bind the execution envelope (canonical digest of the request), call the built-in
+ * handler, and build the receipt. The handler does not verify the envelope (that cost is measured
+ * by {@link EnvelopeBenchmark}).
+ *
+ * <p>{@code baselineDirectCall}: {@link SumProvider#sum} called directly on the parsed request.
+ *
+ * <p>{@code peerPf4jLookupAndCall}: PF4J 3.15.0, as a PF4J host calls an extension: {@code
+ * DefaultPluginManager.getExtensions(Pf4jSumPoint.class)} (finds the classpath extension indexed by
+ * PF4J's annotation processor; the default factory instantiates it), then calls it on the parsed
+ * request. The plugin manager has loaded and started an empty plugins directory in setup.
+ *
+ * <p>Target: LoopX faster than the PF4J lookup + call (ratio LoopX / peer &lt; 1).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class DispatchBenchmark {
+  static final CapabilityId CAPABILITY = CapabilityId.of("bench-sum");
+  static final ProtocolId PROTOCOL = ProtocolId.of("bench_sum_v0");
+  static final ActionToken ACTION = ActionToken.of("bench.sum");
+  static final Permission PERMISSION = Permission.of("bench.compute");
+
+  private Path dir;
+  private Loopx loopx;
+  private DispatchRequest dispatch;
+  private PluginManager plugins;
+  private final byte[] requestBytes =
+      "{\"schema_version\":\"bench_sum_request_v0\",\"a\":2,\"b\":3}"
+          .getBytes(StandardCharsets.UTF_8);
+  private ObjectNode request;
+
+  /** The host's built-in contribution: the {@code bench-sum} capability and its handler. */
+  static final class SumContribution implements BuiltinContribution {
+    @Override
+    public String id() {
+      return "bench-sum";
+    }
+
+    @Override
+    public void register(RegistrationContext context) {
+      context.addCapability(
+          new ProvidedCapability(
+              CAPABILITY,
+              KindToken.of("compute_contract"),
+              "Sum",
+              "active",
+              Visibility.PUBLIC,
+              "Adds two numbers.",
+              "Dispatch one sum.",
+              Optional.of("a benchmark"),
+              Optional.of("loopx bench sum"),
+              Map.of()));
+      context.addImplementation(CAPABILITY, PROTOCOL, SumProvider::sum);
+    }
+  }
+
+  /** Builds the facade, the request, and the PF4J plugin manager; checks all three agree. */
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    dir = Files.createTempDirectory("loopx-bench-dispatch");
+    loopx =
+        Loopx.builder()
+            .runtimeRoot(dir.resolve("root"))
+            .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
+            .builtin(new SumContribution())
+            .domainPolicy(DomainPolicy.allowAll())
+            .build();
+    ObjectNode scope = JsonNodeFactory.instance.objectNode();
+    scope.put("capability_id", CAPABILITY.value());
+    scope.put("operation", "sum");
+    dispatch =
+        new DispatchRequest(
+            CAPABILITY, PROTOCOL, ACTION, scope, PERMISSION, Optional.empty(), List.of());
+    request = StrictJson.parseObject(requestBytes);
+    Path pluginsRoot = Files.createDirectory(dir.resolve("plugins"));
+    plugins = new DefaultPluginManager(pluginsRoot);
+    plugins.loadPlugins();
+    plugins.startPlugins();
+    ObjectNode expected = baselineDirectCall();
+    DispatchReceipt receipt = loopxDispatch();
+    if (!receipt.ok() || !receipt.toJson().toString().contains("\"sum\":5")) {
+      throw new IllegalStateException("LoopX dispatch failed: " + receipt.toJson());
+    }
+    if (plugins.getExtensions(Pf4jSumPoint.class).size() != 1
+        || !peerPf4jLookupAndCall().equals(expected)) {
+      throw new IllegalStateException("PF4J did not find exactly one classpath extension");
+    }
+  }
+
+  /** Stops PF4J and removes the temp tree. */
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    plugins.stopPlugins();
+    LifecycleWriteBenchmark.deleteTree(dir);
+  }
+
+  /** LoopX: governed in-process dispatch of the built-in, from request bytes to receipt. */
+  @Benchmark
+  public DispatchReceipt loopxDispatch() {
+    return loopx.dispatch(dispatch, requestBytes, io.loopx.runtime.Mode.EXECUTE);
+  }
+
+  /** Baseline: the provider logic called directly. */
+  @Benchmark
+  public ObjectNode baselineDirectCall() {
+    return SumProvider.sum(request);
+  }
+
+  /** Peer: PF4J extension lookup by type, then the call. */
+  @Benchmark
+  public ObjectNode peerPf4jLookupAndCall() {
+    List<Pf4jSumPoint> extensions = plugins.getExtensions(Pf4jSumPoint.class);
+    return extensions.get(0).handle(request);
+  }
+}
