@@ -31,7 +31,7 @@ public final class CanonicalJson {
    * @throws InvalidValueException if the tree is not I-JSON (see the class comment)
    */
   public static String toText(JsonNode node) {
-    StringBuilder out = new StringBuilder();
+    StringBuilder out = new StringBuilder(256);
     write(node, out);
     return out.toString();
   }
@@ -105,7 +105,13 @@ public final class CanonicalJson {
 
   private static void writeString(String s, StringBuilder out) {
     out.append('"');
-    for (int i = 0; i < s.length(); i++) {
+    int plain = plainPrefix(s);
+    if (plain == s.length()) {
+      out.append(s).append('"');
+      return;
+    }
+    out.append(s, 0, plain);
+    for (int i = plain; i < s.length(); i++) {
       char c = s.charAt(i);
       switch (c) {
         case '"' -> out.append("\\\"");
@@ -137,5 +143,18 @@ public final class CanonicalJson {
       }
     }
     out.append('"');
+  }
+
+  /**
+   * Returns the length of the prefix of {@code s} that is written as is (no escape, no surrogate).
+   */
+  private static int plainPrefix(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return s.length();
   }
 }
