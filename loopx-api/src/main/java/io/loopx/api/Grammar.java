@@ -14,7 +14,7 @@ final class Grammar {
       throw new InvalidValueException(
           what, value, "must be 1.." + LOWER_KEBAB_MAX + " characters of lower-kebab-case");
     }
-    if (!isLowerKebab(value)) {
+    if (!isLowerSeparated(value, '-')) {
       throw new InvalidValueException(
           what, value, "must be lower-kebab-case ([a-z][a-z0-9]*(-[a-z0-9]+)*)");
     }
@@ -22,21 +22,55 @@ final class Grammar {
   }
 
   /**
-   * Whether {@code value} matches {@link #LOWER_KEBAB}: a letter first, then letters, digits and
-   * single hyphens, never a hyphen last. Hand-written: ids are checked on every dispatch.
+   * Returns whether {@code value} matches {@code [a-z][a-z0-9]*(S[a-z0-9]+)*} for the separator
+   * {@code S} (what {@link #LOWER_KEBAB} matches for {@code -}), without a regex: ids are checked
+   * on every manifest and registry read.
    */
-  static boolean isLowerKebab(String value) {
+  static boolean isLowerSeparated(String value, char separator) {
     int n = value.length();
     if (n == 0 || !isLower(value.charAt(0))) {
       return false;
     }
+    boolean afterSeparator = false;
     for (int i = 1; i < n; i++) {
       char c = value.charAt(i);
-      if (c == '-') {
-        if (i + 1 == n || value.charAt(i + 1) == '-') {
+      if (c == separator) {
+        if (afterSeparator) {
           return false;
         }
-      } else if (!isLower(c) && !isDigit(c)) {
+        afterSeparator = true;
+      } else if (isLower(c) || isDigit(c)) {
+        afterSeparator = false;
+      } else {
+        return false;
+      }
+    }
+    return !afterSeparator;
+  }
+
+  /**
+   * Returns whether {@code value} matches {@code [a-z][a-z0-9_]{0,63}_v[0-9]+} (a protocol or
+   * schema token), without a regex. The trailing digits must run to the end and be preceded by
+   * {@code _v}, so the split is unique: the longest run of trailing digits.
+   */
+  static boolean isProtocolToken(String value) {
+    int n = value.length();
+    int digits = n;
+    while (digits > 0 && value.charAt(digits - 1) >= '0' && value.charAt(digits - 1) <= '9') {
+      digits--;
+    }
+    int prefix = digits - 2; // the length before "_v"
+    if (digits == n
+        || prefix < 1
+        || prefix > 64
+        || value.charAt(prefix) != '_'
+        || value.charAt(prefix + 1) != 'v'
+        || !isLower(value.charAt(0))) {
+      return false;
+    }
+    for (int i = 1; i < prefix; i++) {
+      char c = value.charAt(i);
+      if (!isLower(c) && !isDigit(c) && c != '_') {
         return false;
       }
     }
@@ -59,12 +93,12 @@ final class Grammar {
     return value;
   }
 
-  private static boolean isLower(char c) {
-    return c >= 'a' && c <= 'z';
-  }
-
   private static boolean isDigit(char c) {
     return c >= '0' && c <= '9';
+  }
+
+  private static boolean isLower(char c) {
+    return c >= 'a' && c <= 'z';
   }
 
   static String matching(String what, String value, Pattern pattern, String rule) {

@@ -1,7 +1,6 @@
 package io.loopx.api;
 
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * A kind token in lower_snake_case ({@code ^[a-z][a-z0-9]*(_[a-z0-9]+)*$}), e.g. {@code
@@ -13,13 +12,14 @@ import java.util.regex.Pattern;
  * @param value the validated text
  */
 public record KindToken(String value) implements Comparable<KindToken> {
-  private static final Pattern PATTERN = Pattern.compile("[a-z][a-z0-9]*(_[a-z0-9]+)*");
 
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */
   public KindToken {
     Objects.requireNonNull(value, "value");
-    Grammar.matching(
-        "kind token", value, PATTERN, "must be lower_snake_case ([a-z][a-z0-9]*(_[a-z0-9]+)*)");
+    if (!Grammar.isLowerSeparated(value, '_')) {
+      throw new InvalidValueException(
+          "kind token", value, "must be lower_snake_case ([a-z][a-z0-9]*(_[a-z0-9]+)*)");
+    }
   }
 
   /** Returns the kind token {@code value}, or throws {@link InvalidValueException} naming it. */

@@ -1,7 +1,6 @@
 package io.loopx.api;
 
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * A protocol or schema token ({@code ^[a-z][a-z0-9_]{0,63}_v[0-9]+$}), e.g. {@code
@@ -13,12 +12,14 @@ import java.util.regex.Pattern;
  * @param value the validated text
  */
 public record ProtocolId(String value) implements Comparable<ProtocolId> {
-  private static final Pattern PATTERN = Pattern.compile("[a-z][a-z0-9_]{0,63}_v[0-9]+");
 
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */
   public ProtocolId {
     Objects.requireNonNull(value, "value");
-    Grammar.matching("protocol token", value, PATTERN, "must match [a-z][a-z0-9_]{0,63}_v[0-9]+");
+    if (!Grammar.isProtocolToken(value)) {
+      throw new InvalidValueException(
+          "protocol token", value, "must match [a-z][a-z0-9_]{0,63}_v[0-9]+");
+    }
   }
 
   /**

@@ -32,12 +32,14 @@ class GrammarTest {
         .checkAssert(
             picks -> {
               String s = word(picks);
-              assertThat(Grammar.isLowerKebab(s))
+              assertThat(Grammar.isLowerSeparated(s, '-'))
                   .as(s)
                   .isEqualTo(Grammar.LOWER_KEBAB.matcher(s).matches());
             });
     for (String s : List.of("a", "a-b", "a1-2b-c3", "", "-a", "a-", "a--b", "1a", "aB", "é")) {
-      assertThat(Grammar.isLowerKebab(s)).as(s).isEqualTo(Grammar.LOWER_KEBAB.matcher(s).matches());
+      assertThat(Grammar.isLowerSeparated(s, '-'))
+          .as(s)
+          .isEqualTo(Grammar.LOWER_KEBAB.matcher(s).matches());
     }
   }
 

@@ -1,8 +1,6 @@
 package io.loopx.registry;
 
 import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableListMultimap;
-import com.google.common.collect.ImmutableMap;
 import io.loopx.api.CapabilityId;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.InvalidValueException;
@@ -12,15 +10,13 @@ import io.loopx.api.ProviderId;
 import io.loopx.api.spi.Origin;
 import io.loopx.api.spi.ProviderState;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -42,33 +38,98 @@ import tools.jackson.databind.node.ObjectNode;
  * is null. Created only by {@link RegistryAssembly#seal()}; not for implementation or subclassing.
  */
 public final class CapabilityRegistry {
+  private static final ImplementationEntry[] NO_IMPLEMENTATIONS = new ImplementationEntry[0];
+  private static final int[] NO_POSITIONS = new int[0];
+
   private final String libraryVersion;
   private final ImmutableList<ProviderEntry> providers;
-  private final ImmutableMap<ProviderId, ProviderEntry> providersById;
+  // Never modified after construction; the position of each provider in providers.
+  private final Map<ProviderId, Integer> providerPositions;
+  // Whether the provider at each position may dispatch (ready and API-compatible).
+  private final boolean[] providerDispatchable;
   private final ImmutableList<CapabilityEntry> capabilities;
-  private final ImmutableMap<CapabilityId, CapabilityEntry> capabilitiesById;
+  // Never modified after construction; one slot per capability, found with one lookup.
+  private final Map<CapabilityId, Slot> slots;
   private final ImmutableList<ImplementationEntry> implementations;
-  private final ImmutableListMultimap<CapabilityId, ImplementationEntry>
-      implementationsByCapability;
+
+  /**
+   * A capability with its implementations in catalog order of their providers, and the position of
+   * each implementer in {@link #providers} (so that resolution needs one hash lookup). Filled while
+   * the generation is validated, then frozen by {@link #freeze}; never changed afterwards.
+   */
+  private static final class Slot {
+    final CapabilityEntry capability;
+    ImplementationEntry[] implementations = NO_IMPLEMENTATIONS;
+    int[] positions = NO_POSITIONS;
+    int size;
+    List<ImplementationEntry> view = List.of();
+
+    Slot(CapabilityEntry capability) {
+      this.capability = capability;
+    }
+
+    boolean implementedBy(ProviderId providerId) {
+      for (int k = 0; k < size; k++) {
+        if (implementations[k].providerId().equals(providerId)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    void add(ImplementationEntry implementation, int position) {
+      if (size == implementations.length) {
+        int capacity = Math.max(1, size * 2);
+        implementations = Arrays.copyOf(implementations, capacity);
+        positions = Arrays.copyOf(positions, capacity);
+      }
+      implementations[size] = implementation;
+      positions[size] = position;
+      size++;
+    }
+
+    /** Orders by provider position, stable (registration order within one provider); trims. */
+    void freeze() {
+      if (size == 0) {
+        return;
+      }
+      for (int k = 1; k < size; k++) {
+        ImplementationEntry i = implementations[k];
+        int pos = positions[k];
+        int j = k - 1;
+        while (j >= 0 && positions[j] > pos) {
+          implementations[j + 1] = implementations[j];
+          positions[j + 1] = positions[j];
+          j--;
+        }
+        implementations[j + 1] = i;
+        positions[j + 1] = pos;
+      }
+      if (size < implementations.length) {
+        implementations = Arrays.copyOf(implementations, size);
+        positions = Arrays.copyOf(positions, size);
+      }
+      view = List.of(implementations);
+    }
+  }
 
   private CapabilityRegistry(
       String libraryVersion,
       ImmutableList<ProviderEntry> providers,
-      ImmutableMap<ProviderId, ProviderEntry> providersById,
+      Map<ProviderId, Integer> providerPositions,
       ImmutableList<CapabilityEntry> capabilities,
-      ImmutableMap<CapabilityId, CapabilityEntry> capabilitiesById,
+      Map<CapabilityId, Slot> slots,
       ImmutableList<ImplementationEntry> implementations) {
     this.libraryVersion = libraryVersion;
     this.providers = providers;
-    this.providersById = providersById;
+    this.providerPositions = providerPositions;
+    this.providerDispatchable = new boolean[providers.size()];
+    for (int k = 0; k < providerDispatchable.length; k++) {
+      providerDispatchable[k] = dispatchable(providers.get(k));
+    }
     this.capabilities = capabilities;
-    this.capabilitiesById = capabilitiesById;
+    this.slots = slots;
     this.implementations = implementations;
-    this.implementationsByCapability =
-        implementations.stream()
-            .collect(
-                ImmutableListMultimap.toImmutableListMultimap(
-                    ImplementationEntry::capabilityId, i -> i));
   }
 
   /**
@@ -83,10 +144,12 @@ public final class CapabilityRegistry {
 
   /**
    * Validates a complete, composed graph and seals it (package-private: the final integrity check
-   * of every assembly). Fails with {@code CATALOG_CONFLICT} naming both claimants on a duplicate
-   * provider, capability or (capability, provider) implementation, a capability whose provider is
-   * unknown or has another origin, an implementation of an unknown capability or by an unknown
-   * provider, or an in-process handler that does not match the provider's origin.
+   * of every assembly, and the only place where duplicates across built-ins and extensions are
+   * detected). Fails with {@code CATALOG_CONFLICT} naming both claimants on a duplicate provider,
+   * capability or (capability, provider) implementation, a capability whose provider is unknown or
+   * has another origin, an implementation of an unknown capability or by an unknown provider, or an
+   * in-process handler that does not match the provider's origin. Checks run in this order:
+   * providers, then capabilities, then implementations, each in list order.
    */
   static CapabilityRegistry of(
       String libraryVersion,
@@ -94,46 +157,59 @@ public final class CapabilityRegistry {
       List<CapabilityEntry> capabilities,
       List<ImplementationEntry> implementations) {
     checkVersion(libraryVersion);
-    Map<ProviderId, ProviderEntry> providersById = new LinkedHashMap<>();
-    Map<ProviderId, Integer> position = new HashMap<>();
-    for (ProviderEntry p : providers) {
-      ProviderEntry earlier = providersById.putIfAbsent(p.id(), p);
+    ImmutableList<ProviderEntry> providerList = ImmutableList.copyOf(providers);
+    Map<ProviderId, Integer> positions = new HashMap<>(capacity(providerList.size()));
+    for (int k = 0; k < providerList.size(); k++) {
+      ProviderEntry p = providerList.get(k);
+      Integer earlier = positions.putIfAbsent(p.id(), k);
       if (earlier != null) {
         throw Conflicts.conflict(
-            "duplicate provider `" + p.id() + "`", earlier.describe(), p.describe());
+            "duplicate provider `" + p.id() + "`",
+            providerList.get(earlier).describe(),
+            p.describe());
       }
-      position.put(p.id(), position.size());
     }
-    Map<CapabilityId, CapabilityEntry> capabilitiesById = new LinkedHashMap<>();
-    for (CapabilityEntry c : capabilities) {
-      ProviderEntry owner = providersById.get(c.providerId());
+    ImmutableList<CapabilityEntry> capabilityList = ImmutableList.copyOf(capabilities);
+    Map<CapabilityId, Slot> slots = new HashMap<>(capacity(capabilityList.size()));
+    Slot[] slotList = new Slot[capabilityList.size()];
+    int slotCount = 0;
+    PositionCache cache = new PositionCache(positions);
+    for (CapabilityEntry c : capabilityList) {
+      Integer owner = cache.get(c.providerId());
       if (owner == null) {
         throw Conflicts.conflict(
             "capability `" + c.id() + "` names unknown provider `" + c.providerId() + "`");
       }
-      CapabilityEntry earlier = capabilitiesById.putIfAbsent(c.id(), c);
+      ProviderEntry ownerEntry = providerList.get(owner);
+      Slot slot = new Slot(c);
+      Slot earlier = slots.putIfAbsent(c.id(), slot);
       if (earlier != null) {
         throw Conflicts.conflict(
             "duplicate capability `" + c.id() + "`",
-            providersById.get(earlier.providerId()).describe(),
-            owner.describe());
+            providerList.get(positions.get(earlier.capability.providerId())).describe(),
+            ownerEntry.describe());
       }
-      if (c.origin() != owner.origin()) {
+      if (c.origin() != ownerEntry.origin()) {
         throw Conflicts.conflict(
             "capability `"
                 + c.id()
                 + "` has origin "
                 + c.origin().wireName()
                 + " but its provider `"
-                + owner.id()
+                + ownerEntry.id()
                 + "` has origin "
-                + owner.origin().wireName());
+                + ownerEntry.origin().wireName());
       }
+      slotList[slotCount++] = slot;
     }
-    Set<List<Object>> implementationKeys = new HashSet<>();
-    for (ImplementationEntry i : implementations) {
-      ProviderEntry implementer = providersById.get(i.providerId());
-      if (implementer == null) {
+    int count = implementations.size();
+    ImplementationEntry[] given = implementations.toArray(NO_IMPLEMENTATIONS);
+    int[] implementerPositions = new int[count];
+    int[] perProvider = new int[providerList.size() + 1];
+    for (int k = 0; k < count; k++) {
+      ImplementationEntry i = Objects.requireNonNull(given[k], "implementation");
+      Integer position = cache.get(i.providerId());
+      if (position == null) {
         throw Conflicts.conflict(
             "implementation of `"
                 + i.capabilityId()
@@ -141,11 +217,13 @@ public final class CapabilityRegistry {
                 + i.providerId()
                 + "`");
       }
-      if (!capabilitiesById.containsKey(i.capabilityId())) {
+      ProviderEntry implementer = providerList.get(position);
+      Slot slot = slots.get(i.capabilityId());
+      if (slot == null) {
         throw Conflicts.conflict(
             implementer.describe() + " implements unknown capability `" + i.capabilityId() + "`");
       }
-      if (!implementationKeys.add(List.of(i.capabilityId(), i.providerId()))) {
+      if (slot.implementedBy(i.providerId())) {
         throw Conflicts.conflict(
             "duplicate implementation of capability `"
                 + i.capabilityId()
@@ -161,16 +239,55 @@ public final class CapabilityRegistry {
                     ? " implements `" + i.capabilityId() + "` without an in-process provider"
                     : " cannot implement `" + i.capabilityId() + "` in process"));
       }
+      slot.add(i, position);
+      implementerPositions[k] = position;
+      perProvider[position + 1]++;
     }
-    List<ImplementationEntry> ordered = new ArrayList<>(implementations);
-    ordered.sort(Comparator.comparingInt(i -> position.get(i.providerId())));
+    for (Slot slot : slotList) {
+      slot.freeze();
+    }
+    // A stable counting sort by provider position: catalog order, then registration order.
+    for (int p = 0; p < providerList.size(); p++) {
+      perProvider[p + 1] += perProvider[p];
+    }
+    ImplementationEntry[] ordered = new ImplementationEntry[count];
+    for (int k = 0; k < count; k++) {
+      ordered[perProvider[implementerPositions[k]]++] = given[k];
+    }
     return new CapabilityRegistry(
         libraryVersion,
-        ImmutableList.copyOf(providers),
-        ImmutableMap.copyOf(providersById),
-        ImmutableList.copyOf(capabilities),
-        ImmutableMap.copyOf(capabilitiesById),
+        providerList,
+        positions,
+        capabilityList,
+        slots,
         ImmutableList.copyOf(ordered));
+  }
+
+  /**
+   * Provider positions, remembering the last id looked up: entries arrive grouped by provider, and
+   * they usually share the provider's id instance, so most lookups need no hashing.
+   */
+  private static final class PositionCache {
+    private final Map<ProviderId, Integer> positions;
+    private @Nullable ProviderId lastId;
+    private @Nullable Integer lastPosition;
+
+    PositionCache(Map<ProviderId, Integer> positions) {
+      this.positions = positions;
+    }
+
+    @Nullable Integer get(ProviderId id) {
+      if (id != lastId) {
+        lastPosition = positions.get(id);
+        lastId = id;
+      }
+      return lastPosition;
+    }
+  }
+
+  /** Returns a {@link HashMap} capacity that holds {@code size} entries without resizing. */
+  private static int capacity(int size) {
+    return (int) Math.min((long) size * 4 / 3 + 1, 1 << 30);
   }
 
   static String checkVersion(String libraryVersion) {
@@ -194,7 +311,7 @@ public final class CapabilityRegistry {
 
   /** Returns the provider with this id, if registered (built-in, declared or installed). */
   public Optional<ProviderEntry> provider(ProviderId id) {
-    return Optional.ofNullable(providersById.get(Objects.requireNonNull(id, "id")));
+    return Optional.ofNullable(providerOrNull(Objects.requireNonNull(id, "id")));
   }
 
   /** Returns the capabilities listed in {@code scope}, in catalog order (unmodifiable). */
@@ -210,7 +327,8 @@ public final class CapabilityRegistry {
 
   /** Returns the capability with this id, public or internal, if registered. */
   public Optional<CapabilityEntry> capability(CapabilityId id) {
-    return Optional.ofNullable(capabilitiesById.get(Objects.requireNonNull(id, "id")));
+    Slot slot = slots.get(Objects.requireNonNull(id, "id"));
+    return slot == null ? Optional.empty() : Optional.of(slot.capability);
   }
 
   /** Returns every implementation, in catalog order of the implementing providers. */
@@ -223,7 +341,8 @@ public final class CapabilityRegistry {
    * empty for an unknown capability.
    */
   public List<ImplementationEntry> implementations(CapabilityId capabilityId) {
-    return implementationsByCapability.get(Objects.requireNonNull(capabilityId, "capabilityId"));
+    Slot slot = slots.get(Objects.requireNonNull(capabilityId, "capabilityId"));
+    return slot == null ? List.of() : slot.view;
   }
 
   /**
@@ -238,24 +357,34 @@ public final class CapabilityRegistry {
   public Resolution resolve(CapabilityId capabilityId, ProtocolId protocol) {
     Objects.requireNonNull(capabilityId, "capabilityId");
     Objects.requireNonNull(protocol, "protocol");
-    if (!capabilitiesById.containsKey(capabilityId)) {
+    Slot slot = slots.get(capabilityId);
+    if (slot == null) {
       return new Resolution.UnknownCapability(capabilityId, protocol);
     }
-    List<Resolution.Resolved> ready = new ArrayList<>();
-    for (ImplementationEntry i : implementationsByCapability.get(capabilityId)) {
-      ProviderEntry p = providersById.get(i.providerId());
-      if (i.protocol().equals(protocol) && dispatchable(p)) {
-        ready.add(new Resolution.Resolved(capabilityId, protocol, p, i));
+    int first = -1;
+    List<ProviderId> ambiguous = null;
+    for (int k = 0; k < slot.size; k++) {
+      if (providerDispatchable[slot.positions[k]]
+          && slot.implementations[k].protocol().equals(protocol)) {
+        if (first < 0) {
+          first = k;
+        } else {
+          if (ambiguous == null) {
+            ambiguous = new ArrayList<>();
+            ambiguous.add(slot.implementations[first].providerId());
+          }
+          ambiguous.add(slot.implementations[k].providerId());
+        }
       }
     }
-    if (ready.isEmpty()) {
+    if (first < 0) {
       return new Resolution.NoReadyProvider(capabilityId, protocol);
     }
-    if (ready.size() > 1) {
-      return new Resolution.Ambiguous(
-          capabilityId, protocol, ready.stream().map(r -> r.provider().id()).toList());
+    if (ambiguous != null) {
+      return new Resolution.Ambiguous(capabilityId, protocol, ambiguous);
     }
-    return ready.get(0);
+    return new Resolution.Resolved(
+        capabilityId, protocol, providers.get(slot.positions[first]), slot.implementations[first]);
   }
 
   /**
@@ -273,10 +402,10 @@ public final class CapabilityRegistry {
     Objects.requireNonNull(capabilityId, "capabilityId");
     Objects.requireNonNull(protocol, "protocol");
     Objects.requireNonNull(providerId, "providerId");
-    if (!capabilitiesById.containsKey(capabilityId)) {
+    if (!slots.containsKey(capabilityId)) {
       return new Resolution.UnknownCapability(capabilityId, protocol);
     }
-    ProviderEntry p = providersById.get(providerId);
+    ProviderEntry p = providerOrNull(providerId);
     if (p == null || !p.state().installed()) {
       return new Resolution.ProviderNotInstalled(capabilityId, protocol, providerId);
     }
@@ -327,15 +456,16 @@ public final class CapabilityRegistry {
     Objects.requireNonNull(protocol, "protocol");
     Objects.requireNonNull(providerId, "providerId");
     List<ProviderEntry> candidates = new ArrayList<>();
-    for (ImplementationEntry i : implementationsByCapability.get(capabilityId)) {
-      ProviderEntry p = providersById.get(i.providerId());
-      if (i.protocol().equals(protocol) && p.state().installed()) {
+    Slot slot = slots.get(capabilityId);
+    for (int k = 0; slot != null && k < slot.size; k++) {
+      ProviderEntry p = providers.get(slot.positions[k]);
+      if (slot.implementations[k].protocol().equals(protocol) && p.state().installed()) {
         candidates.add(p);
       }
     }
     List<ProviderId> candidateIds = candidates.stream().map(ProviderEntry::id).toList();
     if (providerId.isPresent()) {
-      ProviderEntry p = providersById.get(providerId.get());
+      ProviderEntry p = providerOrNull(providerId.get());
       if (p == null || !p.state().installed()) {
         return new OptionalResolution(
             OptionalStatus.EXTENSION_NOT_INSTALLED,
@@ -441,7 +571,7 @@ public final class CapabilityRegistry {
 
   private Optional<ImplementationEntry> implementation(
       CapabilityId capabilityId, ProtocolId protocol, ProviderId providerId) {
-    return implementationsByCapability.get(capabilityId).stream()
+    return implementations(capabilityId).stream()
         .filter(i -> i.providerId().equals(providerId) && i.protocol().equals(protocol))
         .findFirst();
   }
@@ -473,7 +603,8 @@ public final class CapabilityRegistry {
    */
   public ObjectNode detailJson(CapabilityId capabilityId, CatalogScope scope) {
     Objects.requireNonNull(scope, "scope");
-    CapabilityEntry c = capabilitiesById.get(Objects.requireNonNull(capabilityId, "capabilityId"));
+    Slot slot = slots.get(Objects.requireNonNull(capabilityId, "capabilityId"));
+    CapabilityEntry c = slot == null ? null : slot.capability;
     if (c == null || !scope.includes(c.visibility())) {
       throw new LoopxException(
           ErrorKind.RESOLUTION_FAILED, "unknown capability `" + capabilityId + "`");
@@ -482,11 +613,16 @@ public final class CapabilityRegistry {
   }
 
   ProviderEntry providerOf(CapabilityEntry c) {
-    return providersById.get(c.providerId());
+    return providers.get(providerPositions.get(c.providerId()));
   }
 
   ProviderEntry providerOf(ImplementationEntry i) {
-    return providersById.get(i.providerId());
+    return providers.get(providerPositions.get(i.providerId()));
+  }
+
+  private @Nullable ProviderEntry providerOrNull(ProviderId id) {
+    Integer position = providerPositions.get(id);
+    return position == null ? null : providers.get(position);
   }
 
   /** Returns a short summary for debugging: counts of providers, capabilities, implementations. */

@@ -199,9 +199,9 @@ public final class RegistryAssembly {
     for (Admitted a : admitted) {
       runRegistration(a);
     }
-    List<ProviderEntry> providers;
-    List<CapabilityEntry> capabilities;
-    List<ImplementationEntry> implementations;
+    ArrayList<ProviderEntry> providers;
+    ArrayList<CapabilityEntry> capabilities;
+    ArrayList<ImplementationEntry> implementations;
     synchronized (lock) {
       providers = new ArrayList<>(builtinProviders.values());
       capabilities = new ArrayList<>(stagedCapabilities.values());
@@ -311,9 +311,8 @@ public final class RegistryAssembly {
       requireWritable(context);
       Objects.requireNonNull(capability, "capability");
       CapabilityEntry entry = new CapabilityEntry(capability, Origin.BUILTIN, context.providerId());
-      CapabilityEntry earlier = stagedCapabilities.get(capability.id());
+      CapabilityEntry earlier = stagedCapabilities.putIfAbsent(capability.id(), entry);
       if (earlier == null) {
-        stagedCapabilities.put(capability.id(), entry);
         return;
       }
       if (!earlier.providerId().equals(context.providerId())) {
@@ -348,9 +347,8 @@ public final class RegistryAssembly {
       ImplementationEntry entry =
           new ImplementationEntry(
               capabilityId, protocol, context.providerId(), Optional.of(handler));
-      ImplementationEntry earlier = stagedImplementations.get(key);
+      ImplementationEntry earlier = stagedImplementations.putIfAbsent(key, entry);
       if (earlier == null) {
-        stagedImplementations.put(key, entry);
         return;
       }
       if (!earlier.protocol().equals(protocol) || earlier.inProcess().orElseThrow() != handler) {
@@ -398,9 +396,9 @@ public final class RegistryAssembly {
   private void composeExtensions(
       List<ExtensionManifest> declaredCopy,
       List<InstalledExtension> installedCopy,
-      List<ProviderEntry> providers,
-      List<CapabilityEntry> capabilities,
-      List<ImplementationEntry> implementations) {
+      ArrayList<ProviderEntry> providers,
+      ArrayList<CapabilityEntry> capabilities,
+      ArrayList<ImplementationEntry> implementations) {
     Map<ExtensionId, ExtensionManifest> declaredById = new LinkedHashMap<>();
     for (ExtensionManifest m : declaredCopy) {
       ExtensionManifest earlier = declaredById.putIfAbsent(m.id(), m);
@@ -421,11 +419,8 @@ public final class RegistryAssembly {
     }
     installedById.keySet().forEach(declaredById::remove);
 
-    Map<ProviderId, ProviderEntry> providersById = new HashMap<>();
-    providers.forEach(p -> providersById.put(p.id(), p));
-    Map<CapabilityId, CapabilityEntry> capabilitiesById = new HashMap<>();
-    capabilities.forEach(c -> capabilitiesById.put(c.id(), c));
-
+    // Duplicate providers and capabilities (also against the built-ins) are detected once, by the
+    // final integrity check of CapabilityRegistry.of, with the same messages.
     List<ProviderEntry> extensionProviders = new ArrayList<>();
     for (ExtensionManifest m : declaredById.values()) {
       extensionProviders.add(extensionProvider(m, ProviderState.DECLARED_ONLY));
@@ -436,24 +431,20 @@ public final class RegistryAssembly {
           extensionProvider(
               e.manifest(), ProviderState.installed(e.enabled(), e.ready() && compatible)));
     }
+    int provided = 0;
+    int implemented = 0;
     for (ProviderEntry p : extensionProviders) {
-      ProviderEntry earlier = providersById.putIfAbsent(p.id(), p);
-      if (earlier != null) {
-        throw Conflicts.conflict(
-            "duplicate provider `" + p.id() + "`", earlier.describe(), p.describe());
-      }
+      provided += p.manifest().orElseThrow().provides().size();
+      implemented += p.manifest().orElseThrow().implementations().size();
+    }
+    providers.ensureCapacity(providers.size() + extensionProviders.size());
+    capabilities.ensureCapacity(capabilities.size() + provided);
+    implementations.ensureCapacity(implementations.size() + implemented);
+    for (ProviderEntry p : extensionProviders) {
       providers.add(p);
       ExtensionManifest m = p.manifest().orElseThrow();
       for (ProvidedCapability c : m.provides()) {
-        CapabilityEntry entry = new CapabilityEntry(c, Origin.EXTENSION, p.id());
-        CapabilityEntry other = capabilitiesById.putIfAbsent(c.id(), entry);
-        if (other != null) {
-          throw Conflicts.conflict(
-              "duplicate capability `" + c.id() + "`",
-              providersById.get(other.providerId()).describe(),
-              p.describe());
-        }
-        capabilities.add(entry);
+        capabilities.add(new CapabilityEntry(c, Origin.EXTENSION, p.id()));
       }
       for (Implementation i : m.implementations()) {
         implementations.add(

@@ -6,11 +6,13 @@ import io.loopx.api.InvalidValueException;
 import io.loopx.api.Permission;
 import io.loopx.api.Revision;
 import io.loopx.api.json.CanonicalJson;
+import java.lang.ref.WeakReference;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -168,8 +170,23 @@ public record ExtensionManifest(
   /**
    * Returns the revision id: the first 16 hex characters of the SHA-256 of the canonical JSON of
    * the normalised manifest.
+   *
+   * <p>The revision is a pure function of this immutable value; the most recent result is
+   * remembered for its instance (weakly, by identity), so back-to-back calls on one manifest (a
+   * loader that reports the revision, then a record that checks it) hash it once.
    */
   public Revision revision() {
-    return Revision.of(CanonicalJson.sha256Hex(toNormalizedJson()).substring(0, 16));
+    RevisionMemo memo = lastRevision;
+    if (memo != null && memo.manifest().get() == this) {
+      return memo.revision();
+    }
+    Revision revision = Revision.of(CanonicalJson.sha256Hex(toNormalizedJson()).substring(0, 16));
+    lastRevision = new RevisionMemo(new WeakReference<>(this), revision);
+    return revision;
   }
+
+  /** The last revision computed, with its manifest (an immutable pair, published whole). */
+  private record RevisionMemo(WeakReference<ExtensionManifest> manifest, Revision revision) {}
+
+  private static volatile @Nullable RevisionMemo lastRevision;
 }

@@ -43,7 +43,7 @@ final class TomlDocument {
     CommentedConfig config = TomlFormat.newConfig(LinkedHashMap::new);
     try {
       // night-config rejects a table header on the very last line without a line break.
-      new TomlParser().parse(text + "\n", config, ParsingMode.REPLACE);
+      new TomlParser().parse(text.endsWith("\n") ? text : text + "\n", config, ParsingMode.REPLACE);
     } catch (RuntimeException e) {
       throw fileProblem(source, "is not valid TOML: " + e.getMessage(), e);
     }
@@ -51,6 +51,9 @@ final class TomlDocument {
   }
 
   private static String decodeUtf8(byte[] content, String source) {
+    if (isAscii(content)) {
+      return new String(content, StandardCharsets.US_ASCII); // the common case, decoded as is
+    }
     CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -70,6 +73,15 @@ final class TomlDocument {
     }
     out.flip();
     return out.toString();
+  }
+
+  private static boolean isAscii(byte[] content) {
+    for (byte b : content) {
+      if (b < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static ObjectNode toObject(UnmodifiableConfig config, String source) {

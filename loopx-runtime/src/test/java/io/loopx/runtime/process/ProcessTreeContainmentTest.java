@@ -215,7 +215,8 @@ class ProcessTreeContainmentTest {
       if (tree.ending() == Ending.TIMED_OUT) {
         // The deadline may come before a slow machine has started every process; the ones that
         // did start are checked like the others.
-        assertThat(members.size()).as("processes recorded in %s", context)
+        assertThat(members.size())
+            .as("processes recorded in %s", context)
             .isBetween(1, tree.processes());
       } else {
         assertThat(members).as("processes recorded in %s", context).hasSize(tree.processes());
