@@ -52,7 +52,8 @@ public final class ResultsTable {
           "LifecycleWriteBenchmark.baselineAtomicFsyncWrite", new Target(1.5, false),
           "EnvelopeBenchmark.baselineSha256", new Target(3.0, false),
           "ProcessRunnerBenchmark.baselineProcessBuilder", new Target(1.15, false),
-          "DispatchBenchmark.peerPf4jLookupAndCall", new Target(1.0, true));
+          "DispatchBenchmark.peerPf4jLookupAndCall", new Target(1.0, true),
+          "BuiltinLookupBenchmark.peerPf4jLookupAndCall", new Target(1.0, true));
 
   private ResultsTable() {}
 
