@@ -1,6 +1,5 @@
 package io.loopx.runtime.process;
 
-import com.google.common.util.concurrent.Uninterruptibles;
 import io.loopx.api.InvalidValueException;
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The production {@link ProcessLauncher}: runs operating-system processes on Linux, each in its own
@@ -36,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Limits: a descendant that calls {@code setsid} itself (or double-forks and then does so) is in
  * another session and group and escapes termination; a descendant that only changes its group with
  * {@code setpgid} stays in the session and is still found. An escaped process that keeps a pipe
- * open can also keep one of this launcher's drain threads alive after the call (the call itself
+ * open can also keep one of this launcher's drain tasks running after the call (the call itself
  * still returns within its bounds, see below).
  *
  * <h2>Run</h2>
@@ -50,15 +48,15 @@ import java.util.concurrent.TimeUnit;
  *       {@code setsid} reports it on stderr and exits 126 or 127, which is then an {@code EXITED}
  *       result.)
  *   <li>Stdin is written and then closed: up to 4,096 bytes ({@code PIPE_BUF}, which always fits a
- *       fresh pipe) directly, more from its own thread, so a provider that never reads it cannot
+ *       fresh pipe) directly, more from a task of its own, so a provider that never reads it cannot
  *       block the run; a broken pipe is ignored.
- *   <li>Stdout and stderr are drained concurrently on their own daemon threads, keeping at most
- *       limit+1 bytes each; the first crossing of a cap stops the run.
+ *   <li>Stdout and stderr are drained concurrently by two tasks, keeping at most limit+1 bytes
+ *       each; the first crossing of a cap stops the run.
  *   <li>The run stops when the leader exits, a cap is crossed, or the timeout passes. Then the
  *       group is terminated: after a timeout or a crossed cap, SIGTERM to the whole group, the
  *       termination grace (default 1 s), then SIGKILL; after the leader exited by itself, the same
  *       for whatever is left in the group (nothing is signalled when nothing is left).
- *   <li>The drain, stdin and exit threads are joined within the drain timeout (default 1 s) and the
+ *   <li>The drain, stdin and exit tasks are joined within the drain timeout (default 1 s) and the
  *       pipes are closed. The result is classified in {@link LaunchOutcome}'s order.
  * </ol>
  *
@@ -88,7 +86,10 @@ public final class OsProcessLauncher implements ProcessLauncher {
   /** The default bound for joining the drain threads after termination: 1 second. */
   public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(1);
 
-  /** The prefix of the name of every thread this launcher starts. */
+  /**
+   * The prefix of the name of every thread that runs this launcher's tasks: one pool of daemon
+   * threads shared by all launchers; an idle one ends after 5 seconds.
+   */
   public static final String THREAD_NAME_PREFIX = "loopx-process-";
 
   private static final Duration MAX_BOUND = Duration.ofMinutes(1);
@@ -190,26 +191,24 @@ public final class OsProcessLauncher implements ProcessLauncher {
   }
 
   private LaunchResult supervise(Process process, LaunchRequest request, long started) {
-    String prefix = THREAD_NAME_PREFIX + process.pid() + "-";
     RunSignals signals = new RunSignals();
     StreamDrain stdout =
         new StreamDrain(process.getInputStream(), request.stdoutLimit(), signals::overLimit);
     StreamDrain stderr =
         new StreamDrain(process.getErrorStream(), request.stderrLimit(), signals::overLimit);
-    List<Thread> threads = new ArrayList<>();
-    threads.add(start(prefix + "stdout", stdout));
-    threads.add(start(prefix + "stderr", stderr));
+    List<RunnerTasks.Task> tasks = new ArrayList<>();
+    tasks.add(RunnerTasks.start(stdout));
+    tasks.add(RunnerTasks.start(stderr));
     if (request.stdinLength() <= PIPE_BUF) {
-      // Fits the fresh, empty pipe in one atomic write, so it cannot block: no thread needed.
+      // Fits the fresh, empty pipe in one atomic write, so it cannot block: no task needed.
       feed(process.getOutputStream(), request.stdin());
     } else {
       byte[] input = request.stdin();
       OutputStream pipe = process.getOutputStream();
-      threads.add(start(prefix + "stdin", () -> feed(pipe, input)));
+      tasks.add(RunnerTasks.start(() -> feed(pipe, input)));
     }
-    threads.add(
-        start(
-            prefix + "exit",
+    tasks.add(
+        RunnerTasks.start(
             () -> {
               awaitExit(process);
               signals.exited();
@@ -219,11 +218,10 @@ public final class OsProcessLauncher implements ProcessLauncher {
     new ProcessGroup(process, killCommand).terminate(terminationGrace, started);
 
     long joinStart = System.nanoTime();
-    for (Thread thread : threads) {
-      long left = drainTimeout.toNanos() - (System.nanoTime() - joinStart);
-      Uninterruptibles.joinUninterruptibly(thread, Math.max(left, 0), TimeUnit.NANOSECONDS);
+    for (RunnerTasks.Task task : tasks) {
+      task.join(drainTimeout.toNanos() - (System.nanoTime() - joinStart));
     }
-    // Close the read ends ourselves. The stdin pipe is closed by its writer thread only: closing
+    // Close the read ends ourselves. The stdin pipe is closed by its writer task only: closing
     // it here could block behind a write that an escaped reader never drains.
     closeQuietly(process.getInputStream());
     closeQuietly(process.getErrorStream());
@@ -255,13 +253,6 @@ public final class OsProcessLauncher implements ProcessLauncher {
     return LaunchResult.notStarted(reason, Duration.ofNanos(System.nanoTime() - started));
   }
 
-  private static Thread start(String name, Runnable body) {
-    Thread thread = new Thread(body, name);
-    thread.setDaemon(true);
-    thread.start();
-    return thread;
-  }
-
   private static void feed(OutputStream pipe, byte[] input) {
     try (OutputStream out = pipe) {
       out.write(input);
@@ -276,7 +267,7 @@ public final class OsProcessLauncher implements ProcessLauncher {
         process.waitFor();
         return;
       } catch (InterruptedException e) {
-        // Only this launcher owns the thread; keep waiting (termination guarantees the exit).
+        // Only the launcher's pool owns the thread; keep waiting (termination guarantees the exit).
       }
     }
   }

@@ -5,7 +5,6 @@ import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,6 +43,10 @@ final class ProcessGroup {
   private static final Path LAST_PID = PROC.resolve("sys/kernel/ns_last_pid");
   private static final long PID_MAX = readNumber(PROC.resolve("sys/kernel/pid_max")).orElse(-1);
   private static final int STAT_PREFIX = 512;
+
+  /** This JVM's process group; it never changes (LoopX does not call {@code setpgid}). */
+  private static final OptionalLong OWN_GROUP = ownGroup();
+
   private static final Duration KILL_BOUND = Duration.ofSeconds(5);
   private static final Duration KILL_RETRY = Duration.ofMillis(250);
   private static final Duration KILL_COMMAND_BOUND = Duration.ofSeconds(2);
@@ -87,7 +90,7 @@ final class ProcessGroup {
     // Never signal a group that could contain this JVM (defensive: a pgid is the pid of a live
     // group's creator, so the child's pid cannot name our group).
     long self = ProcessHandle.current().pid();
-    this.groupSignalAllowed = id > 1 && id != self && ownGroup().orElse(id) != id;
+    this.groupSignalAllowed = id > 1 && id != self && OWN_GROUP.orElse(id) != id;
   }
 
   /**
@@ -306,11 +309,25 @@ final class ProcessGroup {
     return parseStat(new String(buffer, 0, read, StandardCharsets.ISO_8859_1));
   }
 
-  private static OptionalLong readNumber(Path file) {
-    try {
-      return OptionalLong.of(
-          Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).trim()));
+  /**
+   * Reads a number from a {@code /proc/sys} file. In one read from offset 0: these files answer
+   * only the first read, so a reader that fetches one byte first (as {@code Files.readString} does
+   * for files of size 0) gets the first digit alone.
+   */
+  static OptionalLong readNumber(Path file) {
+    byte[] buffer = new byte[32];
+    int read;
+    try (FileInputStream in = new FileInputStream(file.toString())) {
+      read = in.read(buffer);
     } catch (IOException | RuntimeException e) {
+      return OptionalLong.empty();
+    }
+    try {
+      return read <= 0
+          ? OptionalLong.empty()
+          : OptionalLong.of(
+              Long.parseLong(new String(buffer, 0, read, StandardCharsets.US_ASCII).trim()));
+    } catch (NumberFormatException e) {
       return OptionalLong.empty();
     }
   }

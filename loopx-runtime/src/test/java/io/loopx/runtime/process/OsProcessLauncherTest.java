@@ -3,6 +3,7 @@ package io.loopx.runtime.process;
 import static io.loopx.runtime.process.ProcessFixtures.ENV;
 import static io.loopx.runtime.process.ProcessFixtures.gone;
 import static io.loopx.runtime.process.ProcessFixtures.runnerThreads;
+import static io.loopx.runtime.process.ProcessFixtures.runningTasks;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -33,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Real processes on the real file system: {@code /bin/sh} scripts written by each test. Every test
- * also proves (in {@link #noRunnerThreadOutlivesTheCall()}) that no launcher thread survives it.
+ * also proves (in {@link #noRunnerTaskOutlivesTheCall()}) that no launcher task survives it.
  */
 class OsProcessLauncherTest {
   private static final Duration SAFETY = Duration.ofSeconds(10);
@@ -47,8 +48,8 @@ class OsProcessLauncherTest {
           .build();
 
   @AfterEach
-  void noRunnerThreadOutlivesTheCall() {
-    assertThat(runnerThreads()).isEmpty();
+  void noRunnerTaskOutlivesTheCall() {
+    assertThat(runningTasks()).isZero();
   }
 
   // ---------------------------------------------------------------- timeout and group
@@ -301,11 +302,11 @@ class OsProcessLauncherTest {
       // The documented limit: it is in another session, so it is still running...
       assertThat(gone(readPid(escapee))).isFalse();
     } finally {
-      // ...and holds stdout, so the drain thread ends only when the escapee does.
+      // ...and holds stdout, so the drain task ends only when the escapee does.
       if (Files.exists(escapee)) {
         ProcessHandle.of(readPid(escapee)).ifPresent(ProcessHandle::destroyForcibly);
       }
-      assertThat(eventually(() -> runnerThreads().isEmpty())).isTrue();
+      assertThat(eventually(() -> runningTasks() == 0)).isTrue();
     }
   }
 
@@ -522,11 +523,17 @@ class OsProcessLauncherTest {
 
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3})
-  void repeatedRunsLeaveNoThreadBehind(int round) throws IOException {
-    LaunchResult result = launcher.launch(request(script("printf \"$1\""), "r" + round).build());
+  void repeatedRunsLeaveNoTaskBehindAndReuseThePoolThreads(int round) throws IOException {
+    for (int i = 0; i < 5; i++) {
+      LaunchResult result =
+          launcher.launch(request(script("printf \"$1\""), "r" + round + i).build());
 
-    assertThat(result.stdout()).asString(UTF_8).isEqualTo("r" + round);
-    assertThat(runnerThreads()).isEmpty();
+      assertThat(result.stdout()).asString(UTF_8).isEqualTo("r" + round + i);
+      assertThat(runningTasks()).isZero();
+    }
+    // Sequential launches of three tasks each: idle threads are reused, not piled up (a test run
+    // in parallel elsewhere in this JVM could add a few).
+    assertThat(runnerThreads()).hasSizeLessThan(16);
   }
 
   // ---------------------------------------------------------------- helpers

@@ -31,6 +31,12 @@ final class ProcessFixtures {
   }
 
   /** The names of the live threads started by {@link OsProcessLauncher}. */
+  /** Returns how many runner tasks (drains, stdin feeders, exit waits) are still running. */
+  static int runningTasks() {
+    return RunnerTasks.running();
+  }
+
+  /** Returns the names of the live runner pool threads (busy or idle). */
   static List<String> runnerThreads() {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(Thread::isAlive)

@@ -102,4 +102,17 @@ class ProcessGroupTest {
   private static long nthAfter(long pid, long n, long max) {
     return 300 + Math.floorMod(pid - 300 + n, max - 300);
   }
+
+  @Test
+  void theKernelCountersAreReadWhole() {
+    // A reader that fetches one byte first gets "3" for a pid_max of 32768: /proc/sys files
+    // answer only a first read at offset 0.
+    long max = ProcessGroup.readNumber(Path.of("/proc/sys/kernel/pid_max")).orElseThrow();
+    long last = ProcessGroup.readNumber(Path.of("/proc/sys/kernel/ns_last_pid")).orElseThrow();
+    long self = ProcessHandle.current().pid();
+
+    assertThat(max).isGreaterThan(self).isGreaterThanOrEqualTo(301);
+    assertThat(last).isPositive().isLessThan(max);
+    assertThat(ProcessGroup.readNumber(Path.of("/proc/not-a-process/stat"))).isEmpty();
+  }
 }

@@ -1,7 +1,7 @@
 package io.loopx.runtime.process;
 
 import static io.loopx.runtime.process.ProcessFixtures.ENV;
-import static io.loopx.runtime.process.ProcessFixtures.runnerThreads;
+import static io.loopx.runtime.process.ProcessFixtures.runningTasks;
 import static io.loopx.runtime.process.ProcessFixtures.writeScript;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>After each launch returns, the outcome must be the expected one, every recorded process must
  * be in the provider's process group, and none may still run (no live process with the recorded pid
  * and start time, so a recycled pid cannot hide a survivor), and {@code /proc} must show no live
- * member of the group or session. At the end no launcher thread is left.
+ * member of the group or session. At the end no launcher task is left running.
  *
  * <p>Counts: {@code -Dloopx.reliability.processTrees} (default 8), {@code
  * -Dloopx.reliability.parallelism} (trees at a time, default 2), {@code -Dloopx.reliability.seed}
@@ -144,7 +144,7 @@ class ProcessTreeContainmentTest {
     double seconds = (System.nanoTime() - started) / 1e9;
 
     assertThat(outcomes).hasSize(trees);
-    assertThat(runnerThreads()).as("launcher threads left").isEmpty();
+    assertThat(runningTasks()).as("launcher tasks left").isZero();
     Map<Ending, Integer> byEnding = new EnumMap<>(Ending.class);
     outcomes.forEach(o -> byEnding.merge(o.tree().ending(), 1, Integer::sum));
     long processes = outcomes.stream().mapToLong(o -> o.members().size()).sum();
