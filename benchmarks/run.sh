@@ -3,17 +3,17 @@
 # LoopX path against its baseline, measured in the same run) to benchmarks/target/results/:
 # latest.json (JMH), latest.txt (JMH log), latest.md (machine + table, as in docs/PERFORMANCE.md).
 # Usage: benchmarks/run.sh [JMH regex, default: all]
-# Extra JMH options: JMH_OPTS="-f 2 -i 10" benchmarks/run.sh
+# Other JMH settings: JMH_OPTS="-f 3 -wi 3 -w 1s -i 6 -r 1s" benchmarks/run.sh ProcessRunner
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jar=benchmarks/target/benchmarks.jar
 [ -f "$jar" ] || mvn -B -q -DskipTests package -pl benchmarks -am
 out=benchmarks/target/results
 mkdir -p "$out"
-# One fork, 3 x 2 s warm-up and 5 x 2 s measurement per method, one thread: on two cores a second
-# benchmark thread would compete with the JIT and GC threads and with the measured child processes.
+# Default: two forks, 3 x 2 s warm-up and 5 x 2 s measurement per method, one thread (on two cores
+# a second benchmark thread would compete with the JIT and GC threads and the measured processes).
 # shellcheck disable=SC2086
-java -jar "$jar" "${1:-.*}" -f 1 -wi 3 -w 2s -i 5 -r 2s -t 1 ${JMH_OPTS:-} \
+java -jar "$jar" "${1:-.*}" ${JMH_OPTS:--f 2 -wi 3 -w 2s -i 5 -r 2s} -t 1 \
   -rf json -rff "$out/latest.json" | tee "$out/latest.txt"
 {
   echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'),"\
