@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jar=benchmarks/target/benchmarks.jar
-[ -f "$jar" ] || mvn -B -q -DskipTests package -pl benchmarks -am
+# Build the jar from these sources (set BENCH_NO_BUILD=1 to reuse the last one).
+[ -n "${BENCH_NO_BUILD:-}" ] && [ -f "$jar" ] || mvn -B -q -DskipTests package -pl benchmarks -am
 out=benchmarks/target/results
 mkdir -p "$out"
 # Default: two forks, 3 x 2 s warm-up and 5 x 2 s measurement per method, one thread (on two cores

@@ -292,8 +292,9 @@ public final class Loopx {
     }
     LifecyclePlan plan = LifecyclePlanner.plan(state, command, execute, observed);
     if (execute && !plan.changes().isEmpty()) {
+      // The matching registry generation is published by the next reader (registry(), dispatch,
+      // catalog), which re-reads the state anyway: several writes in a row compose it once.
       store.update(command.operation(), plan.changes());
-      currentGeneration();
     }
     if (plan.failure().isPresent()) {
       throw plan.failure().get();
