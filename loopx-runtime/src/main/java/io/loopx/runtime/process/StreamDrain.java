@@ -7,7 +7,7 @@ import java.util.Arrays;
 /**
  * Drains one output pipe until end of file, keeping at most {@code limit + 1} bytes. The first time
  * the stream crosses its limit it calls {@code onCrossed}; it then keeps reading and discarding, so
- * the writer never blocks on a full pipe while it is being terminated. Runs on its own thread; the
+ * the writer never blocks on a full pipe while it is being terminated. Runs as a runner task; the
  * accessors are thread-safe.
  */
 final class StreamDrain implements Runnable {

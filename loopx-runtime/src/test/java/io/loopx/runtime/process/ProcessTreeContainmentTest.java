@@ -164,7 +164,7 @@ class ProcessTreeContainmentTest {
                 "process-containment: %d process trees (seed %d) ending %s; %d processes in them,"
                     + " %d of them killed by the launcher (%d ignoring SIGTERM, %d orphaned and"
                     + " reparented; %d branches holding the output pipes); survivors 0,"
-                    + " launcher threads left 0; wall %.1f s",
+                    + " launcher tasks left 0; wall %.1f s",
                 trees,
                 seed,
                 byEnding,
