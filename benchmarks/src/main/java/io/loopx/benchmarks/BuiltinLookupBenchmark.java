@@ -3,12 +3,10 @@ package io.loopx.benchmarks;
 import io.loopx.api.json.StrictJson;
 import io.loopx.registry.CapabilityRegistry;
 import io.loopx.runtime.Loopx;
-import io.loopx.runtime.dispatch.DomainPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,7 +16,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.pf4j.DefaultPluginManager;
 import org.pf4j.PluginManager;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -45,21 +42,12 @@ public class BuiltinLookupBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     dir = Files.createTempDirectory("loopx-bench-lookup");
-    registry =
-        Loopx.builder()
-            .runtimeRoot(dir.resolve("root"))
-            .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
-            .builtin(new DispatchBenchmark.SumContribution())
-            .domainPolicy(DomainPolicy.allowAll())
-            .build()
-            .registry();
+    registry = DispatchBenchmark.host(dir).registry();
     request =
         StrictJson.parseObject(
             "{\"schema_version\":\"bench_sum_request_v0\",\"a\":2,\"b\":3}"
                 .getBytes(StandardCharsets.UTF_8));
-    plugins = new DefaultPluginManager(Files.createDirectory(dir.resolve("plugins")));
-    plugins.loadPlugins();
-    plugins.startPlugins();
+    plugins = DispatchBenchmark.startedPf4j(dir);
     if (!loopxResolveAndCall().equals(peerPf4jLookupAndCall())) {
       throw new IllegalStateException("LoopX and PF4J disagree");
     }

@@ -99,17 +99,29 @@ public class DispatchBenchmark {
     }
   }
 
+  /** A host with the {@code bench-sum} built-in, an allow-all policy and a runtime root in dir. */
+  static Loopx host(Path dir) {
+    return Loopx.builder()
+        .runtimeRoot(dir.resolve("root"))
+        .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
+        .builtin(new SumContribution())
+        .domainPolicy(DomainPolicy.allowAll())
+        .build();
+  }
+
+  /** A PF4J plugin manager over an empty plugins directory in dir, loaded and started. */
+  static PluginManager startedPf4j(Path dir) throws IOException {
+    PluginManager manager = new DefaultPluginManager(Files.createDirectory(dir.resolve("plugins")));
+    manager.loadPlugins();
+    manager.startPlugins();
+    return manager;
+  }
+
   /** Builds the facade, the request, and the PF4J plugin manager; checks all three agree. */
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     dir = Files.createTempDirectory("loopx-bench-dispatch");
-    loopx =
-        Loopx.builder()
-            .runtimeRoot(dir.resolve("root"))
-            .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
-            .builtin(new SumContribution())
-            .domainPolicy(DomainPolicy.allowAll())
-            .build();
+    loopx = host(dir);
     ObjectNode scope = JsonNodeFactory.instance.objectNode();
     scope.put("capability_id", CAPABILITY.value());
     scope.put("operation", "sum");
@@ -117,10 +129,7 @@ public class DispatchBenchmark {
         new DispatchRequest(
             CAPABILITY, PROTOCOL, ACTION, scope, PERMISSION, Optional.empty(), List.of());
     request = StrictJson.parseObject(requestBytes);
-    Path pluginsRoot = Files.createDirectory(dir.resolve("plugins"));
-    plugins = new DefaultPluginManager(pluginsRoot);
-    plugins.loadPlugins();
-    plugins.startPlugins();
+    plugins = startedPf4j(dir);
     ObjectNode expected = baselineDirectCall();
     DispatchReceipt receipt = loopxDispatch();
     if (!receipt.ok() || !receipt.toJson().toString().contains("\"sum\":5")) {
