@@ -14,6 +14,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** File-system helpers of the state store: type checks, private modes, fsync (package-private). */
@@ -69,17 +71,34 @@ final class StateFiles {
         : new FileAttribute<?>[0];
   }
 
-  /** Creates {@code dir} and missing parents with mode 0700 (where POSIX modes exist). */
-  static void createPrivateDirectories(Path dir) throws IOException {
+  /**
+   * Creates {@code dir} and missing parents with mode 0700 (where POSIX modes exist), then makes
+   * the new entries durable: the directory that holds each created one is fsynced, so a state file
+   * written next cannot be lost with a directory entry that was never on disk. Returns those
+   * directories, deepest first; empty when {@code dir} existed.
+   */
+  static List<Path> createPrivateDirectories(Path dir) throws IOException {
     if (Files.isDirectory(dir)) {
-      return;
+      return List.of();
+    }
+    Path absolute = dir.toAbsolutePath().normalize();
+    List<Path> missing = new ArrayList<>();
+    for (Path p = absolute; p.getParent() != null && !Files.isDirectory(p); p = p.getParent()) {
+      missing.add(p);
     }
     if (posix(dir)) {
       Files.createDirectories(
-          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+          absolute,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     } else {
-      Files.createDirectories(dir);
+      Files.createDirectories(absolute);
     }
+    List<Path> synced = new ArrayList<>();
+    for (Path created : missing) {
+      syncDirectory(created.getParent());
+      synced.add(created.getParent());
+    }
+    return List.copyOf(synced);
   }
 
   /** Forces a directory's entries to disk where the file system supports it (the default one). */

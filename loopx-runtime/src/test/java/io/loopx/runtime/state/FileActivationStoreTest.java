@@ -178,6 +178,21 @@ class FileActivationStoreTest {
   }
 
   @Test
+  void createdStateDirectoriesAreMadeDurableInTheirParents(@TempDir Path tmp) throws IOException {
+    Path base = tmp.toAbsolutePath().normalize();
+    Path dir = base.resolve("root").resolve("extensions");
+
+    assertThat(StateFiles.createPrivateDirectories(dir))
+        .as("every directory that gained an entry is fsynced, deepest first")
+        .containsExactly(base.resolve("root"), base);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)))
+        .isEqualTo("rwx------");
+    assertThat(StateFiles.createPrivateDirectories(dir))
+        .as("nothing created, nothing synced")
+        .isEmpty();
+  }
+
+  @Test
   void symlinkAtTheStatePathIsRefusedWithoutFollowingIt(@TempDir Path tmp) throws IOException {
     Path target = tmp.resolve("elsewhere.json");
     Files.write(target, "{}".getBytes(UTF_8));
