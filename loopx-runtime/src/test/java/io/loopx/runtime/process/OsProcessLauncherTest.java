@@ -2,6 +2,7 @@ package io.loopx.runtime.process;
 
 import static io.loopx.runtime.process.ProcessFixtures.ENV;
 import static io.loopx.runtime.process.ProcessFixtures.gone;
+import static io.loopx.runtime.process.ProcessFixtures.quickLauncher;
 import static io.loopx.runtime.process.ProcessFixtures.runnerThreads;
 import static io.loopx.runtime.process.ProcessFixtures.runningTasks;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -41,11 +42,7 @@ class OsProcessLauncherTest {
 
   @TempDir Path dir;
 
-  private final OsProcessLauncher launcher =
-      OsProcessLauncher.builder()
-          .terminationGrace(Duration.ofMillis(300))
-          .drainTimeout(Duration.ofSeconds(2))
-          .build();
+  private final OsProcessLauncher launcher = quickLauncher();
 
   @AfterEach
   void noRunnerTaskOutlivesTheCall() {

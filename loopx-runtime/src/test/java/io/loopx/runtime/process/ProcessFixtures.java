@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -31,6 +32,14 @@ final class ProcessFixtures {
   }
 
   /** The names of the live threads started by {@link OsProcessLauncher}. */
+  /** A launcher with a short termination grace (300 ms) and a 2 s drain bound, for tests. */
+  static OsProcessLauncher quickLauncher() {
+    return OsProcessLauncher.builder()
+        .terminationGrace(Duration.ofMillis(300))
+        .drainTimeout(Duration.ofSeconds(2))
+        .build();
+  }
+
   /** Returns how many runner tasks (drains, stdin feeders, exit waits) are still running. */
   static int runningTasks() {
     return RunnerTasks.running();

@@ -1,6 +1,7 @@
 package io.loopx.runtime.process;
 
 import static io.loopx.runtime.process.ProcessFixtures.ENV;
+import static io.loopx.runtime.process.ProcessFixtures.quickLauncher;
 import static io.loopx.runtime.process.ProcessFixtures.runningTasks;
 import static io.loopx.runtime.process.ProcessFixtures.writeScript;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -121,11 +122,7 @@ class ProcessTreeContainmentTest {
 
   @TempDir Path dir;
 
-  private final OsProcessLauncher launcher =
-      OsProcessLauncher.builder()
-          .terminationGrace(Duration.ofMillis(300))
-          .drainTimeout(Duration.ofSeconds(2))
-          .build();
+  private final OsProcessLauncher launcher = quickLauncher();
 
   @Test
   void noMemberOfAnyProcessTreeSurvivesItsLaunch() throws Exception {
