@@ -18,4 +18,8 @@ module io.loopx.api {
   exports io.loopx.api.provider;
   exports io.loopx.api.spi;
   exports io.loopx.api.envelope;
+  // Shared helpers of the LoopX modules, not API.
+  exports io.loopx.api.internal to
+      io.loopx.registry,
+      io.loopx.runtime;
 }

@@ -11,15 +11,25 @@ module io.loopx.runtime {
   requires com.electronwill.nightconfig.core;
   requires com.electronwill.nightconfig.toml;
 
-  exports io.loopx.runtime.identity;
-  exports io.loopx.runtime.process;
   exports io.loopx.runtime;
-  exports io.loopx.runtime.manifest;
-  exports io.loopx.runtime.state;
-  exports io.loopx.runtime.doctor;
-  exports io.loopx.runtime.lifecycle;
-  exports io.loopx.runtime.envelope;
-  exports io.loopx.runtime.run;
   exports io.loopx.runtime.dispatch;
+  exports io.loopx.runtime.lifecycle;
+  exports io.loopx.runtime.manifest;
+  exports io.loopx.runtime.process;
+  exports io.loopx.runtime.run;
   exports io.loopx.runtime.scaffold;
+  exports io.loopx.runtime.state;
+  // Internals the testkit's fakes and contract kit drive; no host depends on them.
+  exports io.loopx.runtime.internal.envelope to
+      io.loopx.testkit;
+  exports io.loopx.runtime.internal.identity to
+      io.loopx.testkit;
+  exports io.loopx.runtime.internal.manifest to
+      io.loopx.testkit;
+  exports io.loopx.runtime.internal.process to
+      io.loopx.testkit;
+  exports io.loopx.runtime.internal.run to
+      io.loopx.testkit;
+  exports io.loopx.runtime.internal.state to
+      io.loopx.testkit;
 }

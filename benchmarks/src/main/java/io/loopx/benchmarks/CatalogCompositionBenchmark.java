@@ -33,8 +33,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <p>Measured ({@code loopxComposeCatalog}): {@link Loopx#loadManifest} on each file (read, strict
  * UTF-8, lexical pre-scan, night-config parse, every SPEC §2 rule, normalisation and the revision
- * hash) and then {@link Loopx#catalog} (reads the absent activation state, assembles and seals the
- * registry with the 1,000 declarations: 3,000 capabilities, 1,000 implementations). No provider
+ * hash) and then {@link Loopx#registryWith} (reads the absent activation state, assembles and seals
+ * the registry with the 1,000 declarations: 3,000 capabilities, 1,000 implementations). No provider
  * code is loaded or run. Baseline ({@code baselineNightConfigParse}): for each file, {@link
  * Files#readString} and night-config's {@link TomlParser} into a {@code Config}. Target ratio: at
  * most 1.5.
@@ -90,7 +90,7 @@ public class CatalogCompositionBenchmark {
     for (Path file : files) {
       declared.add(loopx.loadManifest(file));
     }
-    return loopx.catalog(declared);
+    return loopx.registryWith(declared);
   }
 
   /** Baseline: read every file and parse it with night-config's TOML parser. */

@@ -5,7 +5,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
 import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.json.CanonicalJson;
-import io.loopx.runtime.envelope.EnvelopeBinder;
+import io.loopx.runtime.internal.envelope.EnvelopeBinder;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.SplittableRandom;

@@ -1,8 +1,8 @@
 package io.loopx.benchmarks;
 
+import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
-import io.loopx.runtime.process.OsProcessLauncher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

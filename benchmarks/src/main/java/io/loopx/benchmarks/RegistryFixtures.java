@@ -141,7 +141,7 @@ final class RegistryFixtures {
       } else {
         ExtensionManifest manifest =
             new ExtensionManifest(
-                ExtensionId.of(provider.value()),
+                ExtensionId.of(provider),
                 "1." + series + ".0",
                 api,
                 List.of(),

@@ -51,8 +51,6 @@ public enum ErrorKind {
   POLICY_DENIED,
   /** The scaffold destination, id or version is invalid, or writing the starter failed. */
   SCAFFOLD_INVALID,
-  /** A command-line usage error in a host CLI. */
-  USAGE,
   /** A value handed to an API factory breaks its grammar (for example {@code ExtensionId.of}). */
   INVALID_VALUE,
   /** An I/O operation on durable state or a provider artifact failed. */

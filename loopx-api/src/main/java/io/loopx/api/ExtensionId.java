@@ -24,6 +24,14 @@ public record ExtensionId(String value) implements Comparable<ExtensionId> {
     return new ExtensionId(value);
   }
 
+  /**
+   * Returns the extension id behind a provider id: an extension provides under its own id, so the
+   * two have the same text.
+   */
+  public static ExtensionId of(ProviderId providerId) {
+    return new ExtensionId(providerId.value());
+  }
+
   @Override
   public int compareTo(ExtensionId other) {
     return value.compareTo(other.value);

@@ -1,6 +1,7 @@
 package io.loopx.api;
 
 import java.util.Objects;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,20 +16,45 @@ public class LoopxException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final ErrorKind kind;
+  private final String problem;
+  private final @Nullable NextAction nextAction;
 
   /** Creates an exception of the given kind. */
   public LoopxException(ErrorKind kind, String message) {
-    this(kind, message, null);
+    this(kind, message, (Throwable) null);
   }
 
   /** Creates an exception of the given kind with a cause. */
   public LoopxException(ErrorKind kind, String message, @Nullable Throwable cause) {
     super(Objects.requireNonNull(message, "message"), cause);
     this.kind = Objects.requireNonNull(kind, "kind");
+    this.problem = message;
+    this.nextAction = null;
+  }
+
+  /**
+   * Creates an exception of the given kind that names what the caller should do next; the message
+   * is {@code problem + "; " + nextAction.describe()}.
+   */
+  public LoopxException(ErrorKind kind, String problem, NextAction nextAction) {
+    super(Objects.requireNonNull(problem, "problem") + "; " + nextAction.describe());
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.problem = problem;
+    this.nextAction = nextAction;
   }
 
   /** Returns the stable kind of this failure. */
   public final ErrorKind kind() {
     return kind;
+  }
+
+  /** Returns what went wrong: the message without the {@linkplain #nextAction() next action}. */
+  public final String problem() {
+    return problem;
+  }
+
+  /** Returns what the caller should do next, when LoopX knows it. */
+  public final Optional<NextAction> nextAction() {
+    return Optional.ofNullable(nextAction);
   }
 }

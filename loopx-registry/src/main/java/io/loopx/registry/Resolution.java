@@ -3,9 +3,11 @@ package io.loopx.registry;
 import io.loopx.api.ApiRange;
 import io.loopx.api.CapabilityId;
 import io.loopx.api.ErrorKind;
+import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.ProviderId;
+import io.loopx.api.internal.Problems;
 import java.util.List;
 import java.util.Objects;
 
@@ -309,8 +311,8 @@ public sealed interface Resolution permits Resolution.Resolved, Resolution.Failu
 
   /**
    * The caller-named extension is enabled but its doctor proof is not fresh (kind {@code
-   * DOCTOR_STALE}, message {@code extension `<id>` doctor readiness is stale; run `loopx extension
-   * doctor <id> --execute`}).
+   * DOCTOR_STALE}, problem {@code extension `<id>` doctor readiness is stale}, next action {@link
+   * NextAction#runDoctor run the doctor} of it with execute).
    *
    * @param capabilityId the requested capability
    * @param protocol the requested protocol
@@ -332,11 +334,12 @@ public sealed interface Resolution permits Resolution.Resolved, Resolution.Failu
 
     @Override
     public String message() {
-      return "extension `"
-          + providerId
-          + "` doctor readiness is stale; run `loopx extension doctor "
-          + providerId
-          + " --execute`";
+      return toException().getMessage();
+    }
+
+    @Override
+    public LoopxException toException() {
+      return Problems.doctorStale(ExtensionId.of(providerId));
     }
   }
 }

@@ -14,7 +14,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.loopx.api.CapabilityId;
 import io.loopx.api.ErrorKind;
+import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.api.NextAction;
 import io.loopx.api.ProviderId;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -204,8 +206,14 @@ class ResolutionTest {
         r.resolve(SP, PROTOCOL, pid("stale-ext")),
         Resolution.ProviderNotReady.class,
         ErrorKind.DOCTOR_STALE,
-        "extension `stale-ext` doctor readiness is stale; run `loopx extension doctor stale-ext"
-            + " --execute`");
+        "extension `stale-ext` doctor readiness is stale; run the doctor of extension `stale-ext`"
+            + " with execute");
+    assertThat(r.resolve(SP, PROTOCOL, pid("stale-ext")))
+        .isInstanceOfSatisfying(
+            Resolution.ProviderNotReady.class,
+            f ->
+                assertThat(f.toException().nextAction())
+                    .contains(NextAction.runDoctor(ExtensionId.of("stale-ext"))));
     // a built-in that owns the contract but has no implementation
     assertFailure(
         r.resolve(SP, PROTOCOL, ProviderId.LOOPX_CORE),

@@ -19,7 +19,7 @@ import io.loopx.api.manifest.ProvidedCapability;
 import io.loopx.api.manifest.Visibility;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.api.spi.RegistrationContext;
-import io.loopx.runtime.dispatch.ActivationRecord;
+import io.loopx.runtime.dispatch.ActivationCheckReceipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
@@ -344,7 +344,7 @@ class DispatchTest {
     install(loopx, dir);
     ExtensionId alpha = ExtensionId.of("alpha");
 
-    ActivationRecord record = loopx.activation(alpha, Set.of(READ));
+    ActivationCheckReceipt record = loopx.activation(alpha, Set.of(READ));
     assertThat(record.toJson().toString())
         .contains("\"schema_version\":\"loopx_extension_activation_v0\"")
         .contains("\"required_permissions\":[\"demo.read\"]")
@@ -361,7 +361,7 @@ class DispatchTest {
     String manifest = Files.readString(dir.resolve("extension.toml"));
     Files.writeString(dir.resolve("extension.toml"), manifest.replace("1.0.0", "2.0.0"));
     loopx.upgrade(loopx.loadManifest(dir.resolve("extension.toml")), Mode.EXECUTE);
-    ActivationRecord upgraded = loopx.activation(alpha, Set.of(READ));
+    ActivationCheckReceipt upgraded = loopx.activation(alpha, Set.of(READ));
     assertThat(upgraded.providerVersion()).isEqualTo("2.0.0");
     assertThat(upgraded.revision()).isNotEqualTo(record.revision());
 

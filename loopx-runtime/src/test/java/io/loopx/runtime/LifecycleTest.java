@@ -6,16 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
-import io.loopx.runtime.doctor.DoctorPacket;
-import io.loopx.runtime.doctor.DoctorStatus;
+import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
-import io.loopx.runtime.lifecycle.ExtensionList;
+import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.lifecycle.ExtensionListReceipt;
 import io.loopx.runtime.lifecycle.RollbackReceipt;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.state.ExtensionRecord;
-import io.loopx.runtime.state.FileActivationStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -285,7 +285,7 @@ class LifecycleTest {
     loopx.install(manifest(), Mode.EXECUTE);
     failDoctor(true);
 
-    DoctorPacket packet = loopx.doctor(ID, Mode.EXECUTE);
+    DoctorReceipt packet = loopx.doctor(ID, Mode.EXECUTE);
 
     assertThat(packet.status()).isEqualTo(DoctorStatus.PROVIDER_UNAVAILABLE);
     assertThat(packet.toJson().get("failure_kind").asString()).isEqualTo("probe_nonzero_exit");
@@ -329,7 +329,7 @@ class LifecycleTest {
     Files.delete(packageDir.resolve("bin/provider"));
 
     assertThat(loopx.list().extensions().get(0).doctorVerified()).isFalse();
-    DoctorPacket packet = loopx.doctor(ID, Mode.EXECUTE);
+    DoctorReceipt packet = loopx.doctor(ID, Mode.EXECUTE);
     assertThat(packet.status()).isEqualTo(DoctorStatus.ENTRYPOINT_MISSING);
     assertThat(packet.available()).isFalse();
     assertThat(packet.probedEntrypointIdentity()).isEmpty();
@@ -380,7 +380,7 @@ class LifecycleTest {
 
   @Test
   void listOfNoStateListsNothing() {
-    ExtensionList list = loopx.list();
+    ExtensionListReceipt list = loopx.list();
     assertThat(list.extensions()).isEmpty();
     assertThat(list.toJson().toString())
         .isEqualTo(

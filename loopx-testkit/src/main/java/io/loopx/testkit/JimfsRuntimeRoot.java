@@ -2,7 +2,7 @@ package io.loopx.testkit;
 
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
-import io.loopx.runtime.identity.RuntimeEnvironment;
+import io.loopx.runtime.RuntimeEnvironment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.loopx.testkit;
 
+import io.loopx.runtime.internal.manifest.ManifestLoader;
 import io.loopx.runtime.manifest.LoadedManifest;
-import io.loopx.runtime.manifest.ManifestLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

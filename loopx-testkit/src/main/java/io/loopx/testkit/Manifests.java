@@ -1,7 +1,8 @@
 package io.loopx.testkit;
 
+import io.loopx.api.provider.ProviderMain;
+import io.loopx.runtime.internal.manifest.ManifestLoader;
 import io.loopx.runtime.manifest.LoadedManifest;
-import io.loopx.runtime.manifest.ManifestLoader;
 import java.nio.file.Path;
 
 /**
@@ -43,7 +44,7 @@ public final class Manifests {
    * doctor_args = ["--doctor"]} and the protocol {@code <id with _>_v0}.
    */
   public static ManifestBuilder standalone(String id) {
-    return builder(id).entrypoint(DEFAULT_ENTRYPOINT).doctorArgs(ProcessScript.DOCTOR_ARGUMENT);
+    return builder(id).entrypoint(DEFAULT_ENTRYPOINT).doctorArgs(ProviderMain.DOCTOR_FLAG);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.loopx.testkit;
 
+import io.loopx.api.provider.ProviderMain;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
@@ -24,9 +25,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @FunctionalInterface
 public interface ProcessScript {
-  /** The argument that {@link Manifests} puts in {@code doctor_args}. */
-  String DOCTOR_ARGUMENT = "--doctor";
-
   /**
    * Runs the fake process for {@code request}.
    *
@@ -104,8 +102,8 @@ public interface ProcessScript {
   }
 
   /**
-   * Returns a provider whose doctor probe (argv holding {@link #DOCTOR_ARGUMENT}) exits with {@code
-   * code} and whose other runs exit with 0.
+   * Returns a provider whose doctor probe (argv holding {@link ProviderMain#DOCTOR_FLAG}) exits
+   * with {@code code} and whose other runs exit with 0.
    */
   static ProcessScript doctorExits(int code) {
     return succeeds().onDoctor(exits(code));
@@ -126,7 +124,7 @@ public interface ProcessScript {
 
   /** Returns a script that runs {@code doctor} for a doctor probe and this script otherwise. */
   default ProcessScript onDoctor(ProcessScript doctor) {
-    return whenArgument(DOCTOR_ARGUMENT, doctor);
+    return whenArgument(ProviderMain.DOCTOR_FLAG, doctor);
   }
 
   /** Returns a script that behaves like this one but reports {@code duration} as its run time. */

@@ -1,5 +1,6 @@
 package io.loopx.testkit;
 
+import io.loopx.api.provider.ProviderMain;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
@@ -171,12 +172,9 @@ public final class ScriptedProcessLauncher implements ProcessLauncher {
       return request.argv();
     }
 
-    /** Returns whether an argument after the program is {@link ProcessScript#DOCTOR_ARGUMENT}. */
+    /** Returns whether an argument after the program is {@link ProviderMain#DOCTOR_FLAG}. */
     public boolean isDoctorProbe() {
-      return request
-          .argv()
-          .subList(1, request.argv().size())
-          .contains(ProcessScript.DOCTOR_ARGUMENT);
+      return request.argv().subList(1, request.argv().size()).contains(ProviderMain.DOCTOR_FLAG);
     }
   }
 }

@@ -11,10 +11,10 @@ import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.doctor.DoctorPacket;
-import io.loopx.runtime.doctor.DoctorStatus;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.lifecycle.RollbackReceipt;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
@@ -182,7 +182,7 @@ class JimfsLifecycleTest {
           ErrorKind.DOCTOR_NOT_READY,
           "doctor is not ready: provider_unavailable");
       assertThat(Files.exists(t.root().runtimeRoot())).isFalse();
-      DoctorPacket preview = loopx.install(m, Mode.PREVIEW).doctor();
+      DoctorReceipt preview = loopx.install(m, Mode.PREVIEW).doctor();
       assertThat(preview.status()).isEqualTo(DoctorStatus.PROBE_REQUIRED);
     }
     // the doctor's failure kind, seen through an installed extension
@@ -401,7 +401,7 @@ class JimfsLifecycleTest {
     loopx.install(version("1.0.0"), Mode.EXECUTE);
     doctorOf("1.0.0", 9);
 
-    DoctorPacket packet = loopx.doctor(ID, Mode.EXECUTE);
+    DoctorReceipt packet = loopx.doctor(ID, Mode.EXECUTE);
 
     assertThatReceipt(packet)
         .hasAllDocumentedKeys()
@@ -476,7 +476,7 @@ class JimfsLifecycleTest {
     t.launcher().clearLaunches();
 
     assertThat(listedVerified()).isFalse();
-    DoctorPacket packet = loopx.doctor(ID, Mode.EXECUTE);
+    DoctorReceipt packet = loopx.doctor(ID, Mode.EXECUTE);
     assertThat(packet.status()).isEqualTo(DoctorStatus.ENTRYPOINT_MISSING);
     assertThat(packet.available()).isFalse();
     assertThat(packet.probedEntrypointIdentity()).isEmpty();

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.loopx.api.manifest.LaunchTarget;
-import io.loopx.runtime.identity.RuntimeResolution;
-import io.loopx.runtime.identity.RuntimeResolver;
+import io.loopx.runtime.internal.identity.RuntimeResolution;
+import io.loopx.runtime.internal.identity.RuntimeResolver;
 import java.nio.file.ClosedFileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;

@@ -14,12 +14,12 @@ import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
-import io.loopx.runtime.doctor.DoctorPacket;
-import io.loopx.runtime.doctor.DoctorStatus;
-import io.loopx.runtime.identity.RuntimeResolver;
+import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
-import io.loopx.runtime.lifecycle.ExtensionList;
+import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.lifecycle.ExtensionListReceipt;
 import io.loopx.runtime.lifecycle.RollbackReceipt;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
@@ -629,13 +629,13 @@ class LifecyclePropertyTest {
         assertThat(toggle.wouldChange()).isEqualTo(enable != wasEnabled);
         assertThat(toggle.changed()).isEqualTo(execute && enable != wasEnabled);
         assertThat(toggle.enabled()).isEqualTo(execute ? enable : wasEnabled);
-        assertThat(toggle.doctor().map(DoctorPacket::status))
+        assertThat(toggle.doctor().map(DoctorReceipt::status))
             .isEqualTo(Optional.ofNullable(statuses.get(s.ext())));
       } else if (receipt instanceof RollbackReceipt r) {
         assertThat(r.changed()).isEqualTo(execute);
         assertThat(r.enabled()).isEqualTo(execute || wasEnabled);
         assertThat(r.doctor().status()).isEqualTo(statuses.get(s.ext()));
-      } else if (receipt instanceof DoctorPacket p) {
+      } else if (receipt instanceof DoctorReceipt p) {
         assertThat(p.status()).isEqualTo(statuses.get(s.ext()));
       } else if (receipt instanceof DoctorBatchReceipt batch) {
         Map<String, DoctorStatus> expected = new TreeMap<>();
@@ -703,7 +703,7 @@ class LifecyclePropertyTest {
 
     void checkInvariants(Stats stats) {
       ActivationState state = loopx.state();
-      ExtensionList list = loopx.list();
+      ExtensionListReceipt list = loopx.list();
       Map<String, Boolean> listed = new HashMap<>();
       list.extensions().forEach(row -> listed.put(row.id().value(), row.doctorVerified()));
       assertThat(list.extensions())

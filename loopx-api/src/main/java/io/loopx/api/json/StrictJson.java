@@ -1,13 +1,8 @@
 package io.loopx.api.json;
 
+import io.loopx.api.internal.StrictUtf8;
 import io.loopx.api.json.InvalidJsonException.Reason;
 import java.math.BigDecimal;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -139,25 +134,12 @@ public final class StrictJson {
   // Reading
 
   private static String decodeUtf8(byte[] utf8) {
-    CharsetDecoder decoder =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT);
-    ByteBuffer in = ByteBuffer.wrap(utf8);
-    CharBuffer out = CharBuffer.allocate(utf8.length);
-    CoderResult result = decoder.decode(in, out, true);
-    if (result.isUnderflow()) {
-      result = decoder.flush(out);
-    }
-    if (result.isError()) {
-      throw new InvalidJsonException(
-          Reason.INVALID_UTF8,
-          "JSON input is not valid UTF-8: malformed byte sequence at byte offset " + in.position());
-    }
-    // A UTF-8 sequence never decodes to more chars than it has bytes, so overflow cannot happen.
-    out.flip();
-    return out.toString();
+    return StrictUtf8.decode(
+        utf8,
+        offset ->
+            new InvalidJsonException(
+                Reason.INVALID_UTF8,
+                "JSON input is not valid UTF-8: malformed byte sequence at byte offset " + offset));
   }
 
   private static boolean isJsonWhitespace(String text) {

@@ -3,7 +3,6 @@ package io.loopx.runtime.lifecycle;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
-import io.loopx.runtime.doctor.DoctorPacket;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -32,7 +31,7 @@ public record ActivationReceipt(
     Revision revision,
     Optional<Revision> previousRevision,
     Optional<Boolean> enabled,
-    DoctorPacket doctor,
+    DoctorReceipt doctor,
     boolean rollbackAvailable)
     implements Receipt {
 

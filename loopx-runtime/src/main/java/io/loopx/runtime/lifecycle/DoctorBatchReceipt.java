@@ -1,7 +1,6 @@
 package io.loopx.runtime.lifecycle;
 
 import io.loopx.runtime.Receipt;
-import io.loopx.runtime.doctor.DoctorPacket;
 import java.util.List;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -15,7 +14,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param execute whether the probes were executed
  * @param packets the packets of the enabled extensions, by id
  */
-public record DoctorBatchReceipt(boolean execute, List<DoctorPacket> packets) implements Receipt {
+public record DoctorBatchReceipt(boolean execute, List<DoctorReceipt> packets) implements Receipt {
   /** The receipt schema version. */
   public static final String SCHEMA_VERSION = "loopx_extension_doctor_batch_v0";
 
@@ -26,7 +25,7 @@ public record DoctorBatchReceipt(boolean execute, List<DoctorPacket> packets) im
 
   /** Returns the number of packets whose status is ready. */
   public int verifiedCount() {
-    return execute ? (int) packets.stream().filter(DoctorPacket::ready).count() : 0;
+    return execute ? (int) packets.stream().filter(DoctorReceipt::ready).count() : 0;
   }
 
   /** Returns the number of executed packets that are not ready. */

@@ -3,7 +3,6 @@ package io.loopx.runtime.lifecycle;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
-import io.loopx.runtime.doctor.DoctorPacket;
 import java.util.Objects;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -28,7 +27,7 @@ public record RollbackReceipt(
     Revision revision,
     Revision previousRevision,
     boolean enabled,
-    DoctorPacket doctor)
+    DoctorReceipt doctor)
     implements Receipt {
 
   /** Rejects nulls. */

@@ -3,7 +3,6 @@ package io.loopx.runtime.lifecycle;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
-import io.loopx.runtime.doctor.DoctorPacket;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -30,7 +29,7 @@ public record ToggleReceipt(
     ExtensionId extensionId,
     boolean enabled,
     Revision activeRevision,
-    Optional<DoctorPacket> doctor)
+    Optional<DoctorReceipt> doctor)
     implements Receipt {
 
   /** Rejects nulls. */

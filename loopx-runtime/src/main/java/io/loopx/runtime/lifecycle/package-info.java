@@ -1,6 +1,6 @@
 /**
  * The lifecycle state machine: install, upgrade, enable, disable, rollback, doctor (one or all
  * enabled) and list. Decisions live in one pure function, {@link
- * io.loopx.runtime.lifecycle.LifecyclePlanner#plan}; preview = plan without apply.
+ * io.loopx.runtime.internal.lifecycle.LifecyclePlanner#plan}; preview = plan without apply.
  */
 package io.loopx.runtime.lifecycle;

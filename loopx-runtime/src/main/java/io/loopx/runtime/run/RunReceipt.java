@@ -4,11 +4,8 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.Revision;
-import io.loopx.api.manifest.ExtensionManifest;
-import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.process.LaunchRequest;
-import io.loopx.runtime.process.LaunchResult;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -113,48 +110,9 @@ public record RunReceipt(
     }
   }
 
-  /**
-   * Returns the receipt of a preview: every precondition holds, nothing was started.
-   *
-   * @throws InvalidValueException when {@code manifest} has no runtime
-   */
-  public static RunReceipt preview(ExtensionManifest manifest, RunRequest request) {
-    return new RunReceipt(
-        manifest.id(),
-        manifest.version(),
-        manifest.revision(),
-        runtime(manifest).protocol(),
-        true,
-        false,
-        RunStatus.READY,
-        Optional.empty(),
-        OptionalInt.empty(),
-        Optional.empty(),
-        request.schemaVersion());
-  }
-
-  /**
-   * Classifies what the provider of {@code manifest} did with {@code request} (see the class
-   * documentation for the order).
-   *
-   * @throws InvalidValueException when {@code manifest} has no runtime
-   */
-  public static RunReceipt executed(
-      ExtensionManifest manifest, RunRequest request, LaunchResult result) {
-    RuntimeSpec runtime = runtime(manifest);
-    ProviderOutcome outcome = ProviderOutcome.classify(result);
-    return new RunReceipt(
-        manifest.id(),
-        manifest.version(),
-        manifest.revision(),
-        runtime.protocol(),
-        false,
-        true,
-        outcome.status(),
-        outcome.failure(),
-        outcome.exitCode(),
-        outcome.providerResult(),
-        request.schemaVersion());
+  /** Returns what the provider did, as the outcome shared with dispatch receipts. */
+  public ProviderOutcome outcome() {
+    return new ProviderOutcome(status, failureKind, exitCode, providerResult);
   }
 
   /** Returns a copy of the provider's stdout object, when stdout was exactly one. */
@@ -186,21 +144,12 @@ public record RunReceipt(
     o.put("protocol", protocol.value());
     o.put("dry_run", dryRun);
     o.put("executed", executed);
-    new ProviderOutcome(status, failureKind, exitCode, providerResult).writeTo(o);
+    outcome().writeTo(o);
     if (inputSchemaVersion.isPresent()) {
       o.put("input_schema_version", inputSchemaVersion.get());
     } else {
       o.putNull("input_schema_version");
     }
     return o;
-  }
-
-  private static RuntimeSpec runtime(ExtensionManifest manifest) {
-    return manifest
-        .runtime()
-        .orElseThrow(
-            () ->
-                new InvalidValueException(
-                    "run receipt manifest", manifest.id().value(), "has no [runtime]"));
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The managed run of standalone extensions (SPEC §7): the bounded request ({@link
- * io.loopx.runtime.run.RunRequest}), and the receipt ({@link io.loopx.runtime.run.RunReceipt},
- * {@code loopx_extension_run_receipt_v0}) that classifies what the provider did. Hosts start a run
- * through {@link io.loopx.runtime.Loopx#run(io.loopx.api.ExtensionId, java.io.InputStream,
+ * io.loopx.runtime.internal.run.RunRequest}), and the receipt ({@link
+ * io.loopx.runtime.run.RunReceipt}, {@code loopx_extension_run_receipt_v0}) that classifies what
+ * the provider did. Hosts start a run through {@link
+ * io.loopx.runtime.Loopx#run(io.loopx.api.ExtensionId, java.io.InputStream,
  * io.loopx.runtime.Mode)}.
  */
 package io.loopx.runtime.run;

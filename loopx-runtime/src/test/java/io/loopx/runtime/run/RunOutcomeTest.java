@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
+import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.RunFixture.Spec;

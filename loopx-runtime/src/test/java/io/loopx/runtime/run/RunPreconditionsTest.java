@@ -86,8 +86,8 @@ class RunPreconditionsTest {
     ExtensionId id = fixture.install(Spec.of("demo-run", OK_BODY));
     Files.writeString(fixture.script("demo-run"), "\n# changed\n", StandardOpenOption.APPEND);
     String stale =
-        "extension `demo-run` doctor readiness is stale; run `loopx extension doctor demo-run"
-            + " --execute`";
+        "extension `demo-run` doctor readiness is stale; run the doctor of extension `demo-run`"
+            + " with execute";
 
     assertRunFails(id, ErrorKind.DOCTOR_STALE, stale);
     assertThat(fixture.startedMarker("demo-run")).doesNotExist();

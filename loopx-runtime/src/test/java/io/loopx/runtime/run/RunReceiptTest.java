@@ -11,6 +11,8 @@ import io.loopx.api.ProtocolId;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.internal.run.ProviderOutcomes;
+import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
 import java.time.Duration;
@@ -152,7 +154,7 @@ class RunReceiptTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void classifiesFirstMatchWins(Case c) {
-    RunReceipt receipt = RunReceipt.executed(MANIFEST, REQUEST, c.result());
+    RunReceipt receipt = ProviderOutcomes.runExecuted(MANIFEST, REQUEST, c.result());
 
     assertThat(receipt.status()).isEqualTo(c.status());
     assertThat(receipt.failureKind()).isEqualTo(c.failure());
@@ -184,9 +186,9 @@ class RunReceiptTest {
             "input_schema_version");
     List<RunReceipt> receipts =
         List.of(
-            RunReceipt.preview(MANIFEST, RunRequest.parse(utf8("{}"))),
-            RunReceipt.executed(MANIFEST, REQUEST, LaunchResult.notStarted("x", TOOK)),
-            RunReceipt.executed(MANIFEST, REQUEST, exited(0, "{\"ok\":true,\"n\":[1]}")));
+            ProviderOutcomes.runPreview(MANIFEST, RunRequest.parse(utf8("{}"))),
+            ProviderOutcomes.runExecuted(MANIFEST, REQUEST, LaunchResult.notStarted("x", TOOK)),
+            ProviderOutcomes.runExecuted(MANIFEST, REQUEST, exited(0, "{\"ok\":true,\"n\":[1]}")));
     for (RunReceipt receipt : receipts) {
       assertThat(List.copyOf(receipt.toJson().propertyNames())).isEqualTo(keys);
     }
@@ -210,7 +212,7 @@ class RunReceiptTest {
 
   @Test
   void theProviderResultCannotBeChangedThroughTheReceipt() {
-    RunReceipt receipt = RunReceipt.executed(MANIFEST, REQUEST, exited(0, "{\"n\":1}"));
+    RunReceipt receipt = ProviderOutcomes.runExecuted(MANIFEST, REQUEST, exited(0, "{\"n\":1}"));
     receipt.providerResult().orElseThrow().put("n", 2);
     ((ObjectNode) receipt.toJson().get("provider_result")).put("n", 3);
 

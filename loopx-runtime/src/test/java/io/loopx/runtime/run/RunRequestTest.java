@@ -8,6 +8,7 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
+import io.loopx.runtime.internal.run.RunRequest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

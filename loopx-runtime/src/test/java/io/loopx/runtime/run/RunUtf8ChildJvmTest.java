@@ -4,7 +4,7 @@ import static io.loopx.runtime.run.RunFixture.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.ExtensionId;
-import io.loopx.runtime.identity.RuntimeEnvironment;
+import io.loopx.runtime.RuntimeEnvironment;
 import io.loopx.runtime.run.RunFixture.Spec;
 import java.io.File;
 import java.io.IOException;

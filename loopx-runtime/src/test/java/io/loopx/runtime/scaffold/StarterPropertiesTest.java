@@ -9,7 +9,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.LaunchTarget;
-import io.loopx.runtime.manifest.ManifestLoader;
+import io.loopx.runtime.internal.manifest.ManifestLoader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

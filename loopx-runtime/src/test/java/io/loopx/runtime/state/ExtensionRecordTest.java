@@ -1,7 +1,7 @@
 package io.loopx.runtime.state;
 
-import static io.loopx.runtime.state.TestManifests.identity;
-import static io.loopx.runtime.state.TestManifests.snapshot;
+import static io.loopx.runtime.internal.state.TestManifests.identity;
+import static io.loopx.runtime.internal.state.TestManifests.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,7 +1,7 @@
 package io.loopx.testkit.contract;
 
 import io.loopx.api.json.StrictJson;
-import io.loopx.runtime.run.RunRequest;
+import io.loopx.runtime.internal.run.RunRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;

@@ -7,15 +7,15 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.spi.BuiltinContribution;
-import io.loopx.runtime.doctor.DoctorPacket;
-import io.loopx.runtime.doctor.DoctorStatus;
-import io.loopx.runtime.envelope.EnvelopeBinder;
+import io.loopx.runtime.internal.envelope.EnvelopeBinder;
+import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunReceipt;
-import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.run.RunStatus;
 import java.nio.file.Path;
 import java.util.List;
@@ -131,7 +131,7 @@ public abstract class ProviderContractTest {
     assertThat(install.doctor().status())
         .as("doctor status at install: %s", install.doctor())
         .isEqualTo(DoctorStatus.READY);
-    DoctorPacket again = h.doctor();
+    DoctorReceipt again = h.doctor();
     assertThat(again.status())
         .as("doctor status of a second probe: %s", again)
         .isEqualTo(DoctorStatus.READY);

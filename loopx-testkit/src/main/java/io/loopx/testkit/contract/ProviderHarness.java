@@ -5,24 +5,25 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
+import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.Implementation;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
+import io.loopx.runtime.RuntimeEnvironment;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
-import io.loopx.runtime.doctor.DoctorPacket;
-import io.loopx.runtime.identity.RuntimeEnvironment;
-import io.loopx.runtime.identity.RuntimeResolution;
-import io.loopx.runtime.identity.RuntimeResolver;
+import io.loopx.runtime.internal.identity.RuntimeResolution;
+import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
-import io.loopx.runtime.process.OsProcessLauncher;
 import io.loopx.runtime.process.ProcessLauncher;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunReceipt;
@@ -119,7 +120,7 @@ final class ProviderHarness {
   }
 
   /** Runs the doctor once more (executed). */
-  DoctorPacket doctor() {
+  DoctorReceipt doctor() {
     return loopx.doctor(id, Mode.EXECUTE);
   }
 
@@ -212,8 +213,8 @@ final class ProviderHarness {
               ? launcherDirectory.toString()
               : launcherDirectory + File.pathSeparator + path);
     }
-    env.put("LOOPX_EXTENSION_ID", id.value());
-    env.put("LOOPX_EXTENSION_REVISION", record.activeRevision().value());
+    env.put(EnvelopeVerifier.Expectation.ID_VARIABLE, id.value());
+    env.put(EnvelopeVerifier.Expectation.REVISION_VARIABLE, record.activeRevision().value());
     return launcher.launch(
         LaunchRequest.builder(argv)
             .environment(env)

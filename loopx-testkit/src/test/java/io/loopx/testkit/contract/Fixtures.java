@@ -10,7 +10,7 @@ import io.loopx.api.manifest.ProvidedCapability;
 import io.loopx.api.manifest.Visibility;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.api.spi.RegistrationContext;
-import io.loopx.runtime.identity.RuntimeEnvironment;
+import io.loopx.runtime.RuntimeEnvironment;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

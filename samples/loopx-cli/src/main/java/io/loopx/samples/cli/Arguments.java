@@ -1,10 +1,8 @@
 package io.loopx.samples.cli;
 
 import io.loopx.api.CapabilityId;
-import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
-import io.loopx.api.LoopxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
@@ -40,7 +38,7 @@ final class Arguments {
   }
 
   /** Returns a usage error with {@code message}. */
-  static LoopxException usage(String message) {
-    return new LoopxException(ErrorKind.USAGE, message);
+  static UsageException usage(String message) {
+    return new UsageException(message);
   }
 }

@@ -31,6 +31,6 @@ final class CatalogOptions {
     for (Path file : manifests) {
       declared.add(loopx.loadManifest(file));
     }
-    return loopx.catalog(declared);
+    return loopx.registryWith(declared);
   }
 }

@@ -123,7 +123,7 @@ final class CliSession {
       out.println(JSON.writeValueAsString(errorPacket(kind, message)));
     } else {
       err.println(style.error("loopx: error [" + kind + "]: ") + message);
-      if (kind.equals(ErrorKind.USAGE.wireName())) {
+      if (kind.equals(UsageException.KIND)) {
         err.println("Run `loopx --help` (or `loopx COMMAND --help`) for usage.");
       }
     }
@@ -145,8 +145,10 @@ final class CliSession {
     if (failure instanceof LoopxException e) {
       return e.kind().wireName();
     }
-    if (failure instanceof ParameterException || failure instanceof InvalidPathException) {
-      return ErrorKind.USAGE.wireName();
+    if (failure instanceof UsageException
+        || failure instanceof ParameterException
+        || failure instanceof InvalidPathException) {
+      return UsageException.KIND;
     }
     if (failure instanceof UncheckedIOException) {
       return ErrorKind.IO_FAILED.wireName();
@@ -155,8 +157,11 @@ final class CliSession {
   }
 
   private static String messageOf(Throwable failure) {
+    if (failure instanceof LoopxException e) {
+      return NextActions.message(e);
+    }
     String message = failure.getMessage();
-    if (failure instanceof LoopxException || failure instanceof ParameterException) {
+    if (failure instanceof UsageException || failure instanceof ParameterException) {
       return message == null ? failure.getClass().getSimpleName() : message;
     }
     String name = failure.getClass().getSimpleName();

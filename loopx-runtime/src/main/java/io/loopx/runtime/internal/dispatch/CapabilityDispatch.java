@@ -1,0 +1,217 @@
+package io.loopx.runtime.internal.dispatch;
+
+import io.loopx.api.ApiRange;
+import io.loopx.api.ErrorKind;
+import io.loopx.api.ExtensionId;
+import io.loopx.api.LoopxException;
+import io.loopx.api.Permission;
+import io.loopx.api.Revision;
+import io.loopx.api.json.CanonicalJson;
+import io.loopx.api.json.StrictJson;
+import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.api.spi.BuiltinProvider;
+import io.loopx.api.spi.Origin;
+import io.loopx.registry.CapabilityRegistry;
+import io.loopx.registry.ProviderEntry;
+import io.loopx.registry.Resolution;
+import io.loopx.runtime.Mode;
+import io.loopx.runtime.dispatch.ActivationCheckReceipt;
+import io.loopx.runtime.dispatch.DispatchReceipt;
+import io.loopx.runtime.dispatch.DispatchRequest;
+import io.loopx.runtime.dispatch.DomainPolicy;
+import io.loopx.runtime.internal.envelope.EnvelopeBinder;
+import io.loopx.runtime.internal.identity.RuntimeResolution;
+import io.loopx.runtime.internal.lifecycle.Freshness;
+import io.loopx.runtime.internal.run.ProviderLaunch;
+import io.loopx.runtime.internal.run.ProviderOutcomes;
+import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.run.ProviderOutcome;
+import io.loopx.runtime.state.ActivationStore;
+import io.loopx.runtime.state.ExtensionRecord;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Governed capability dispatch and the activation check (docs/contract/dispatch.md), behind {@code
+ * Loopx.dispatch} and {@code Loopx.activation}.
+ *
+ * <p>Order: resolve exactly one ready implementation (or the caller-named one) on the registry
+ * generation matching the current state → the extension's manifest declares the permission and its
+ * runtime requires it → the host's {@link DomainPolicy} allows the action → the execution envelope
+ * is bound → (execute only) the state is re-read and the revision and doctor proof re-checked, then
+ * the provider runs: a bounded subprocess for an extension, the trusted in-process handler for a
+ * built-in (no caps, no kill, no exit code).
+ */
+public final class CapabilityDispatch {
+  private final ActivationStore store;
+  private final Freshness freshness;
+  private final ProviderLaunch providers;
+  private final DomainPolicy policy;
+  private final Supplier<CapabilityRegistry> registry;
+
+  /** Memo of {@link #builtinRevision}, a pure function of (provider id, version). */
+  private final ConcurrentHashMap<List<String>, Revision> builtinRevisions =
+      new ConcurrentHashMap<>();
+
+  /** Creates the dispatch over the state in {@code store} and the current registry generation. */
+  public CapabilityDispatch(
+      ActivationStore store,
+      Freshness freshness,
+      ProviderLaunch providers,
+      DomainPolicy policy,
+      Supplier<CapabilityRegistry> registry) {
+    this.store = store;
+    this.freshness = freshness;
+    this.providers = providers;
+    this.policy = policy;
+    this.registry = registry;
+  }
+
+  /** Dispatches {@code request} with the validated {@code input}; a preview starts nothing. */
+  public DispatchReceipt dispatch(DispatchRequest request, RunRequest input, Mode mode) {
+    CapabilityRegistry generation = registry.get();
+    Resolution resolution =
+        request.providerId().isPresent()
+            ? generation.resolve(
+                request.capabilityId(), request.protocol(), request.providerId().get())
+            : generation.resolve(request.capabilityId(), request.protocol());
+    Resolution.Resolved resolved = resolution.orElseThrow();
+    ProviderEntry provider = resolved.provider();
+    boolean extension = provider.origin() == Origin.EXTENSION;
+    Revision revision;
+    if (extension) {
+      ExtensionManifest manifest = provider.manifest().orElseThrow();
+      checkPermission(manifest, request.permission());
+      revision = manifest.revision();
+    } else {
+      revision =
+          builtinRevisions.computeIfAbsent(
+              List.of(provider.id().value(), provider.version()), k -> builtinRevision(provider));
+    }
+    DomainPolicy.Decision decision = policy.decide(request);
+    if (!decision.allowed()) {
+      throw new LoopxException(
+          ErrorKind.POLICY_DENIED,
+          "domain policy denied `" + request.action() + "`: " + decision.reason().orElse(""));
+    }
+    ExtensionId envelopeId = ExtensionId.of(provider.id());
+    ObjectNode bound =
+        EnvelopeBinder.bind(request.action(), request.scope(), envelopeId, revision, input.body());
+    ProviderOutcome outcome;
+    if (!mode.executes()) {
+      outcome = ProviderOutcomes.preview();
+    } else if (extension) {
+      outcome = runExtension(envelopeId, revision, request, bound);
+    } else {
+      outcome = runBuiltin(resolved.implementation().inProcess().orElseThrow(), bound);
+    }
+    return new DispatchReceipt(
+        request.capabilityId(),
+        request.protocol(),
+        request.action(),
+        provider.id(),
+        revision,
+        !mode.executes(),
+        outcome);
+  }
+
+  private ProviderOutcome runExtension(
+      ExtensionId id, Revision revision, DispatchRequest request, ObjectNode bound) {
+    ExtensionRecord record = currentRecord(id);
+    if (!record.activeRevision().equals(revision)) {
+      throw new LoopxException(
+          ErrorKind.STATE_CONFLICT, "extension state changed during dispatch; retry");
+    }
+    RuntimeResolution.Resolved runtime = freshness.requireFresh(record);
+    RuntimeSpec spec = record.active().manifest().runtime().orElseThrow();
+    LaunchRequest launch =
+        providers
+            .request(runtime, spec, request.extraArgs(), id, revision)
+            .stdin(StrictJson.toCompactBytes(bound))
+            .build();
+    return ProviderOutcomes.classify(providers.launch(launch));
+  }
+
+  /**
+   * Trusted in-process code: no caps and no kill; a thrown exception is {@code provider_failed}.
+   */
+  @SuppressWarnings("IllegalCatch")
+  private static ProviderOutcome runBuiltin(BuiltinProvider handler, ObjectNode bound) {
+    try {
+      ObjectNode response = handler.handle(bound);
+      return response == null
+          ? ProviderOutcomes.inProcessFailure()
+          : ProviderOutcomes.inProcess(response);
+    } catch (RuntimeException e) {
+      return ProviderOutcomes.inProcessFailure();
+    }
+  }
+
+  /** Checks that extension-owned code may be entered in process (see {@code Loopx.activation}). */
+  public ActivationCheckReceipt activation(ExtensionId id, Set<Permission> permissions) {
+    ExtensionRecord record = currentRecord(id).requireEnabled();
+    ExtensionManifest manifest = record.active().manifest();
+    if (!manifest.requiresLoopxApi().admits(ApiRange.CURRENT_API_VERSION)) {
+      throw new LoopxException(
+          ErrorKind.API_INCOMPATIBLE,
+          "extension `"
+              + id
+              + "` requires LoopX extension API "
+              + manifest.requiresLoopxApi()
+              + ", but this runtime provides "
+              + ApiRange.CURRENT_API_VERSION);
+    }
+    freshness.requireFresh(record);
+    for (Permission p : permissions) {
+      if (!manifest.permissions().contains(p)) {
+        throw new LoopxException(
+            ErrorKind.PERMISSION_DENIED,
+            "extension `" + id + "` does not declare permission `" + p + "`");
+      }
+    }
+    return new ActivationCheckReceipt(
+        id, manifest.version(), record.activeRevision(), List.copyOf(permissions));
+  }
+
+  private ExtensionRecord currentRecord(ExtensionId id) {
+    return store.read().installed(id);
+  }
+
+  private static void checkPermission(ExtensionManifest manifest, Permission permission) {
+    if (!manifest.permissions().contains(permission)) {
+      throw new LoopxException(
+          ErrorKind.PERMISSION_DENIED,
+          "extension `" + manifest.id() + "` does not declare permission `" + permission + "`");
+    }
+    boolean required =
+        manifest.runtime().map(r -> r.requiredPermissions().contains(permission)).orElse(false);
+    if (!required) {
+      throw new LoopxException(
+          ErrorKind.PERMISSION_DENIED,
+          "extension `"
+              + manifest.id()
+              + "` runtime does not require permission `"
+              + permission
+              + "`");
+    }
+  }
+
+  /**
+   * A built-in provider has no manifest: its envelope revision is the first 16 hex of the SHA-256
+   * of the canonical JSON {@code {"kind":"builtin","provider_id":…,"version":…}}, so it changes
+   * with the library version.
+   */
+  static Revision builtinRevision(ProviderEntry provider) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("kind", "builtin");
+    node.put("provider_id", provider.id().value());
+    node.put("version", provider.version());
+    return Revision.of(CanonicalJson.sha256Hex(node).substring(0, 16));
+  }
+}

@@ -1,0 +1,117 @@
+package io.loopx.runtime.internal.identity;
+
+import io.loopx.api.InvalidValueException;
+import io.loopx.api.json.CanonicalJson;
+import java.util.Objects;
+import java.util.Optional;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The identity of a resolved extension runtime: 64 lowercase hex characters, the SHA-256 of the RFC
+ * 8785 canonical JSON of one identity record. A doctor proof binds a revision to these identities
+ * (the state's {@code doctor_verified_identities}); any change to what the record covers gives a
+ * different identity and so makes an old proof stale.
+ *
+ * <p>Every {@code HEX64} below is a {@link FileIdentity#digest() file identity} unless said
+ * otherwise. Paths never appear in a record: identities are content-addressed.
+ *
+ * <p><b>Executable launcher</b> ({@code entrypoint}):
+ *
+ * <pre>{@code
+ * {"schema_version":"loopx_runtime_identity_v1","kind":"executable",
+ *  "launcher":HEX64,"interpreter":HEX64|null}
+ * }</pre>
+ *
+ * {@code launcher} identifies the launcher file (links followed). {@code interpreter} is null
+ * unless the launcher starts with {@code #!}; then it identifies the interpreter program: the
+ * shebang's interpreter path as written, or, for {@code #!/usr/bin/env NAME}, the file NAME
+ * resolves to (the {@code env} program itself must exist but is a trampoline and is not part of the
+ * identity).
+ *
+ * <p><b>Java main class</b> ({@code java_main}):
+ *
+ * <pre>{@code
+ * {"schema_version":"loopx_runtime_identity_v1","kind":"java_main",
+ *  "java":HEX64,"class_name":"com.example.Main",
+ *  "code_source_kind":"jar"|"class_directory","code_source":HEX64}
+ * }</pre>
+ *
+ * {@code java} identifies the {@code java} executable. For a jar, {@code code_source} is the jar's
+ * file identity; for a class directory it is the SHA-256 of the canonical JSON of
+ *
+ * <pre>{@code
+ * {"schema_version":"loopx_runtime_class_directory_identity_v1","kind":"class_directory",
+ *  "files":{"<relative/path>":HEX64, ...}}
+ * }</pre>
+ *
+ * with one member per regular file below the directory (relative paths joined with {@code /}; links
+ * to files followed, links to directories not descended), so changing, adding or removing any file
+ * in the directory changes the identity.
+ *
+ * <p>Immutable value.
+ *
+ * @param value 64 lowercase hex characters
+ */
+public record RuntimeIdentity(String value) implements Comparable<RuntimeIdentity> {
+  /** The {@code schema_version} of identity records. */
+  public static final String SCHEMA_VERSION = "loopx_runtime_identity_v1";
+
+  /** The {@code schema_version} of the class directory record. */
+  public static final String CLASS_DIRECTORY_SCHEMA_VERSION =
+      "loopx_runtime_class_directory_identity_v1";
+
+  /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */
+  public RuntimeIdentity {
+    Objects.requireNonNull(value, "value");
+    if (!FileIdentity.isHex64(value)) {
+      throw new InvalidValueException(
+          "runtime identity", value, "must be 64 lowercase hex characters");
+    }
+  }
+
+  /** Returns the identity {@code value}, or throws {@link InvalidValueException} naming it. */
+  public static RuntimeIdentity of(String value) {
+    return new RuntimeIdentity(value);
+  }
+
+  @Override
+  public int compareTo(RuntimeIdentity other) {
+    return value.compareTo(other.value);
+  }
+
+  /** Returns the hex text itself. */
+  @Override
+  public String toString() {
+    return value;
+  }
+
+  static ObjectNode executableRecord(FileIdentity launcher, Optional<FileIdentity> interpreter) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("schema_version", SCHEMA_VERSION);
+    node.put("kind", "executable");
+    node.put("launcher", launcher.digest());
+    if (interpreter.isPresent()) {
+      node.put("interpreter", interpreter.get().digest());
+    } else {
+      node.putNull("interpreter");
+    }
+    return node;
+  }
+
+  static ObjectNode javaMainRecord(
+      FileIdentity java, String className, String codeSourceKind, String codeSource) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("schema_version", SCHEMA_VERSION);
+    node.put("kind", "java_main");
+    node.put("java", java.digest());
+    node.put("class_name", className);
+    node.put("code_source_kind", codeSourceKind);
+    node.put("code_source", codeSource);
+    return node;
+  }
+
+  static RuntimeIdentity ofRecord(ObjectNode record) {
+    return new RuntimeIdentity(CanonicalJson.sha256Hex(record));
+  }
+}

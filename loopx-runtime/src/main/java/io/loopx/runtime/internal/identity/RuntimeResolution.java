@@ -1,0 +1,74 @@
+package io.loopx.runtime.internal.identity;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The outcome of resolving an extension runtime: {@link Resolved} with its launch command prefix
+ * and identity, or {@link Missing} when it cannot be resolved (the doctor's {@code
+ * entrypoint_missing}). Real I/O failures are not outcomes: they throw a {@link
+ * io.loopx.api.LoopxException} of kind {@code IO_FAILED}.
+ */
+public sealed interface RuntimeResolution {
+
+  /**
+   * A resolved runtime.
+   *
+   * <p>{@code commandPrefix} is the argv the process runner starts, before the manifest's {@code
+   * args}: {@code [launcherPath]} for an executable (the kernel runs a shebang's interpreter
+   * itself); {@code [javaExecutable, "-cp", codePath, className]} for a {@code java_main} class,
+   * where {@code codePath} joins the {@linkplain RuntimeEnvironment#codePath() code path} with
+   * {@link java.io.File#pathSeparator} — a host that runs on the module path puts its module path
+   * entries on the child's class path, ahead of its class path entries, so the child loads the
+   * class from the code source that was identified.
+   *
+   * @param launcherPath the absolute launcher path as found (symbolic links not resolved); empty
+   *     for {@code java_main}. This is what install saves as the revision's {@code
+   *     entrypoint_path}.
+   * @param commandPrefix the resolved argv prefix, never empty
+   * @param identity the runtime identity
+   * @param identityRecord the canonical JSON text whose SHA-256 is {@code identity}
+   */
+  record Resolved(
+      Optional<Path> launcherPath,
+      List<String> commandPrefix,
+      RuntimeIdentity identity,
+      String identityRecord)
+      implements RuntimeResolution {
+    /** Validates and copies. */
+    public Resolved {
+      Objects.requireNonNull(launcherPath, "launcherPath");
+      commandPrefix = List.copyOf(commandPrefix);
+      Objects.requireNonNull(identity, "identity");
+      Objects.requireNonNull(identityRecord, "identityRecord");
+      if (commandPrefix.isEmpty()) {
+        throw new IllegalArgumentException("commandPrefix must not be empty");
+      }
+    }
+  }
+
+  /**
+   * An unresolvable runtime: no launcher at the saved path or on PATH, an unresolvable shebang
+   * interpreter, a missing {@code java} executable or a class not on the code path.
+   *
+   * @param reason a human-readable reason naming the missing thing
+   */
+  record Missing(String reason) implements RuntimeResolution {
+    /** Checks the reason is present. */
+    public Missing {
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
+  /** Returns whether this is a {@link Resolved}. */
+  default boolean isResolved() {
+    return this instanceof Resolved;
+  }
+
+  /** Returns the identity when resolved, else empty. */
+  default Optional<RuntimeIdentity> resolvedIdentity() {
+    return this instanceof Resolved r ? Optional.of(r.identity()) : Optional.empty();
+  }
+}

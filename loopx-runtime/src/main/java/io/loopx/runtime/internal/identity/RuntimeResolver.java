@@ -1,0 +1,300 @@
+package io.loopx.runtime.internal.identity;
+
+import io.loopx.api.json.CanonicalJson;
+import io.loopx.api.manifest.LaunchTarget;
+import io.loopx.runtime.RuntimeEnvironment;
+import java.io.File;
+import java.nio.file.FileSystem;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Resolves an extension's launch target to the command that starts it and its {@link
+ * RuntimeIdentity}. Works on any {@link java.nio.file.FileSystem}: paths are interpreted on the
+ * file system of the manifest directory or saved launcher path they start from.
+ *
+ * <p><b>Executables.</b> At install and upgrade, {@link #resolve} locates the {@code entrypoint}:
+ * one containing {@code /} is a path, resolved against the manifest's directory when relative
+ * ({@code .} segments dropped, {@code ..} kept, symbolic links not resolved) and it must be a
+ * regular file; any other is a name searched on the {@linkplain RuntimeEnvironment#searchPath()
+ * PATH}, where the first entry holding a regular file with an execute bit wins (empty and relative
+ * entries are skipped). The launcher path is kept as found — symbolic links are not resolved — and
+ * is saved as the revision's {@code entrypoint_path}; afterwards {@link #resolveSaved} identifies
+ * the file at the saved path and never searches PATH for it again.
+ *
+ * <p>A launcher that starts with {@code #!} joins its interpreter's identity: the first 256 bytes
+ * are read; an absolute interpreter path is used as written; for an interpreter named {@code env}
+ * (e.g. {@code #!/usr/bin/env python3}), which must exist, the first argument that is neither an
+ * option nor an assignment names the program, looked up in the launcher's directory first, then on
+ * PATH. An interpreter that cannot be found, a relative interpreter path or a shebang line longer
+ * than the bounded read makes the runtime {@link RuntimeResolution.Missing}. Interpreters are not
+ * followed further (an interpreter that is itself a script contributes only its own file identity).
+ *
+ * <p><b>Java main classes.</b> The class is searched, without loading it, as {@code
+ * com/example/Main.class} in the directories and jars of the {@linkplain
+ * RuntimeEnvironment#codePath() code path}, in order; the first holding it is the code source. The
+ * {@code java} executable must be a regular file.
+ *
+ * <p>Immutable and thread-safe. See {@link RuntimeIdentity} for the identity records.
+ */
+public final class RuntimeResolver {
+  private final RuntimeEnvironment environment;
+
+  private RuntimeResolver(RuntimeEnvironment environment) {
+    this.environment = Objects.requireNonNull(environment, "environment");
+  }
+
+  /** Returns a resolver for {@code environment}. */
+  public static RuntimeResolver of(RuntimeEnvironment environment) {
+    return new RuntimeResolver(environment);
+  }
+
+  /** Returns the environment this resolver reads. */
+  public RuntimeEnvironment environment() {
+    return environment;
+  }
+
+  /**
+   * Resolves {@code target} for install or upgrade: locates an executable's launcher from the
+   * manifest's directory or PATH, or finds a Java main class on the code path.
+   *
+   * @param manifestDirectory the directory holding the manifest (made absolute)
+   * @throws io.loopx.api.LoopxException of kind {@code IO_FAILED} when a file that was found cannot
+   *     be read
+   */
+  public RuntimeResolution resolve(LaunchTarget target, Path manifestDirectory) {
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(manifestDirectory, "manifestDirectory");
+    if (target instanceof LaunchTarget.JavaMain javaMain) {
+      return resolveJavaMain(javaMain);
+    }
+    LaunchTarget.Executable executable = (LaunchTarget.Executable) target;
+    Optional<Path> launcher = locate(executable, manifestDirectory.toAbsolutePath());
+    if (launcher.isEmpty()) {
+      return executable.isPath()
+          ? missing("entrypoint `" + executable.entrypoint() + "` is not a regular file")
+          : missing("entrypoint `" + executable.entrypoint() + "` was not found on PATH");
+    }
+    return resolveLauncher(launcher.get());
+  }
+
+  /**
+   * Resolves an installed revision's runtime: an executable from its saved {@code entrypoint_path}
+   * (a missing file, or no saved path, is {@link RuntimeResolution.Missing}); a Java main class
+   * from the code path, ignoring {@code entrypointPath}.
+   *
+   * @throws io.loopx.api.LoopxException of kind {@code IO_FAILED} when a file that was found cannot
+   *     be read
+   */
+  public RuntimeResolution resolveSaved(LaunchTarget target, Optional<Path> entrypointPath) {
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(entrypointPath, "entrypointPath");
+    if (target instanceof LaunchTarget.JavaMain javaMain) {
+      return resolveJavaMain(javaMain);
+    }
+    if (entrypointPath.isEmpty()) {
+      return missing("entrypoint `" + target.value() + "` has no saved entrypoint path");
+    }
+    Path saved = entrypointPath.get();
+    if (!saved.isAbsolute()) {
+      return missing("saved entrypoint path `" + saved + "` is not absolute");
+    }
+    return resolveLauncher(saved);
+  }
+
+  private RuntimeResolution resolveLauncher(Path launcher) {
+    Optional<FileScan> scan = FileScan.tryScan(launcher, Shebang.LIMIT);
+    if (scan.isEmpty()) {
+      return missing("entrypoint `" + launcher + "` does not exist or is not a regular file");
+    }
+    FileIdentity launcherIdentity = scan.get().identity();
+    Optional<Shebang> shebang = Shebang.parse(scan.get().head(), launcherIdentity.size());
+    Optional<FileIdentity> interpreterIdentity = Optional.empty();
+    if (shebang.isPresent()) {
+      Optional<Path> interpreter = interpreter(shebang.get(), launcher);
+      if (interpreter.isEmpty()) {
+        return missing(
+            "interpreter of entrypoint `"
+                + launcher
+                + "` cannot be resolved from `#!"
+                + shebangText(shebang.get())
+                + "`");
+      }
+      Optional<FileScan> interpreterScan = FileScan.tryScan(interpreter.get(), 0);
+      if (interpreterScan.isEmpty()) {
+        return missing(
+            "interpreter `"
+                + interpreter.get()
+                + "` of entrypoint `"
+                + launcher
+                + "` does not exist or is not a regular file");
+      }
+      interpreterIdentity = Optional.of(interpreterScan.get().identity());
+    }
+    ObjectNode record = RuntimeIdentity.executableRecord(launcherIdentity, interpreterIdentity);
+    return resolved(Optional.of(launcher), List.of(launcher.toString()), record);
+  }
+
+  private RuntimeResolution resolveJavaMain(LaunchTarget.JavaMain target) {
+    Path javaExecutable = environment.javaExecutable();
+    Optional<FileScan> java = FileScan.tryScan(javaExecutable, 0);
+    if (java.isEmpty()) {
+      return missing("java executable `" + javaExecutable + "` is not a regular file");
+    }
+    String className = target.className();
+    Optional<CodeSources.CodeSource> source = CodeSources.find(className, environment.codePath());
+    if (source.isEmpty()) {
+      return missing("class `" + className + "` was not found on the code path");
+    }
+    Optional<String> sourceIdentity = CodeSources.identify(source.get());
+    if (sourceIdentity.isEmpty()) {
+      return missing(
+          "code source `" + source.get().location() + "` of class `" + className + "` vanished");
+    }
+    ObjectNode record =
+        RuntimeIdentity.javaMainRecord(
+            java.get().identity(), className, source.get().kind(), sourceIdentity.get());
+    String classPath =
+        environment.codePath().stream()
+            .map(Path::toString)
+            .collect(Collectors.joining(File.pathSeparator));
+    return resolved(
+        Optional.empty(), List.of(javaExecutable.toString(), "-cp", classPath, className), record);
+  }
+
+  private Optional<Path> locate(LaunchTarget.Executable executable, Path manifestDirectory) {
+    String entrypoint = executable.entrypoint();
+    FileSystem fs = manifestDirectory.getFileSystem();
+    if (!executable.isPath()) {
+      return searchPath(entrypoint, fs);
+    }
+    Path candidate;
+    try {
+      candidate = withoutDotSegments(manifestDirectory.resolve(fs.getPath(entrypoint)));
+    } catch (InvalidPathException e) {
+      return Optional.empty();
+    }
+    return FileScan.regularFileExecutable(candidate).isPresent()
+        ? Optional.of(candidate)
+        : Optional.empty();
+  }
+
+  private Optional<Path> interpreter(Shebang shebang, Path launcher) {
+    if (!shebang.complete() || shebang.interpreter().isEmpty()) {
+      return Optional.empty();
+    }
+    FileSystem fs = launcher.getFileSystem();
+    Path direct;
+    try {
+      direct = fs.getPath(shebang.interpreter());
+    } catch (InvalidPathException e) {
+      return Optional.empty();
+    }
+    if (!direct.isAbsolute()) {
+      return Optional.empty();
+    }
+    Path fileName = direct.getFileName();
+    if (fileName == null || !fileName.toString().equals("env")) {
+      return Optional.of(direct);
+    }
+    if (FileScan.regularFileExecutable(direct).isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<String> program = shebang.envProgram();
+    if (program.isEmpty()) {
+      return Optional.empty();
+    }
+    String name = program.get();
+    if (name.indexOf('/') >= 0) {
+      try {
+        Path path = fs.getPath(name);
+        return path.isAbsolute() ? Optional.of(path) : Optional.empty();
+      } catch (InvalidPathException e) {
+        return Optional.empty();
+      }
+    }
+    Path launcherDirectory = launcher.getParent();
+    if (launcherDirectory != null) {
+      Optional<Path> beside = candidate(launcherDirectory, name);
+      if (beside.isPresent()) {
+        return beside;
+      }
+    }
+    return searchPath(name, fs);
+  }
+
+  private Optional<Path> searchPath(String name, FileSystem fs) {
+    for (Path directory : pathDirectories(fs)) {
+      Optional<Path> found = candidate(directory, name);
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Path> candidate(Path directory, String name) {
+    Path file;
+    try {
+      file = directory.resolve(name);
+    } catch (InvalidPathException e) {
+      return Optional.empty();
+    }
+    return FileScan.isRegularExecutable(file) ? Optional.of(file) : Optional.empty();
+  }
+
+  private List<Path> pathDirectories(FileSystem fs) {
+    List<Path> out = new ArrayList<>();
+    for (String entry : environment.searchPath().split(File.pathSeparator, -1)) {
+      if (entry.isEmpty()) {
+        continue;
+      }
+      try {
+        Path directory = fs.getPath(entry);
+        if (directory.isAbsolute()) {
+          out.add(directory);
+        }
+      } catch (InvalidPathException e) {
+        // not a path on this file system: it cannot hold the program
+      }
+    }
+    return out;
+  }
+
+  private static Path withoutDotSegments(Path absolute) {
+    Path root = absolute.getRoot();
+    if (root == null) {
+      return absolute;
+    }
+    Path out = root;
+    for (Path segment : absolute) {
+      if (!segment.toString().equals(".")) {
+        out = out.resolve(segment);
+      }
+    }
+    return out;
+  }
+
+  private static String shebangText(Shebang shebang) {
+    List<String> words = new ArrayList<>();
+    words.add(shebang.interpreter());
+    words.addAll(shebang.arguments());
+    return String.join(" ", words);
+  }
+
+  private static RuntimeResolution resolved(
+      Optional<Path> launcher, List<String> commandPrefix, ObjectNode record) {
+    return new RuntimeResolution.Resolved(
+        launcher, commandPrefix, RuntimeIdentity.ofRecord(record), CanonicalJson.toText(record));
+  }
+
+  private static RuntimeResolution missing(String reason) {
+    return new RuntimeResolution.Missing(reason);
+  }
+}

@@ -1,0 +1,76 @@
+package io.loopx.runtime.internal.lifecycle;
+
+import io.loopx.api.ApiRange;
+import io.loopx.api.ExtensionId;
+import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.runtime.lifecycle.DoctorFailure;
+import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.lifecycle.DoctorStatus;
+import java.util.Optional;
+
+/** The doctor ladder: the status of one revision from what was observed of it. Pure. */
+final class DoctorLadder {
+  private DoctorLadder() {}
+
+  /**
+   * Evaluates the ladder (docs/contract/doctor.md) for one revision. Pure: everything observed is
+   * passed in.
+   *
+   * @param manifest the revision's manifest (must have a runtime)
+   * @param enabled whether the extension is enabled ({@code false} yields {@code disabled})
+   * @param observation the runtime resolution before any probe
+   * @param probe the executed probe's outcome; empty for a preview
+   */
+  static DoctorReceipt evaluate(
+      ExtensionManifest manifest,
+      boolean enabled,
+      RuntimeObservation observation,
+      Optional<ProbeOutcome> probe) {
+    ExtensionId id = manifest.id();
+    String version = manifest.version();
+    Optional<String> probed = observation.resolvedIdentity();
+    if (!enabled) {
+      return blocked(id, version, DoctorStatus.DISABLED, probed, Optional.empty());
+    }
+    if (!manifest.requiresLoopxApi().admits(ApiRange.CURRENT_API_VERSION)) {
+      return blocked(id, version, DoctorStatus.API_INCOMPATIBLE, probed, Optional.empty());
+    }
+    boolean configured = manifest.runtime().map(r -> r.doctorConfigured()).orElse(false);
+    if (!configured) {
+      return blocked(
+          id,
+          version,
+          DoctorStatus.DOCTOR_NOT_CONFIGURED,
+          probed,
+          Optional.of(DoctorFailure.DOCTOR_NOT_CONFIGURED));
+    }
+    if (probed.isEmpty()) {
+      return blocked(id, version, DoctorStatus.ENTRYPOINT_MISSING, probed, Optional.empty());
+    }
+    if (probe.isEmpty()) {
+      return new DoctorReceipt(
+          id,
+          version,
+          DoctorStatus.PROBE_REQUIRED,
+          true,
+          false,
+          Optional.empty(),
+          probed,
+          Optional.empty());
+    }
+    if (!probe.get().passed()) {
+      return blocked(id, version, DoctorStatus.PROVIDER_UNAVAILABLE, probed, probe.get().failure());
+    }
+    return new DoctorReceipt(
+        id, version, DoctorStatus.READY, true, true, probed, probed, Optional.empty());
+  }
+
+  private static DoctorReceipt blocked(
+      ExtensionId id,
+      String version,
+      DoctorStatus status,
+      Optional<String> probed,
+      Optional<DoctorFailure> failure) {
+    return new DoctorReceipt(id, version, status, false, false, Optional.empty(), probed, failure);
+  }
+}

@@ -1,0 +1,68 @@
+package io.loopx.runtime.internal.lifecycle;
+
+import io.loopx.api.ExtensionId;
+import io.loopx.api.internal.Problems;
+import io.loopx.runtime.internal.identity.RuntimeResolution;
+import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.ExtensionRecord;
+import java.nio.file.FileSystem;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one doctor-freshness rule (docs/contract/doctor.md): an extension's proof is fresh when its
+ * active revision's runtime resolves now, from its saved location, to an identity the proof of that
+ * revision covers. Thread-safe (immutable).
+ */
+public final class Freshness {
+  private final RuntimeResolver resolver;
+  private final FileSystem fileSystem;
+
+  /** Creates the rule over {@code resolver}, reading saved paths on {@code fileSystem}. */
+  public Freshness(RuntimeResolver resolver, FileSystem fileSystem) {
+    this.resolver = resolver;
+    this.fileSystem = fileSystem;
+  }
+
+  /** Returns whether {@code record}'s proof covers the observed runtime. Pure. */
+  public static boolean covers(ExtensionRecord record, RuntimeObservation runtime) {
+    return runtime.resolvedIdentity().map(record::proofCovers).orElse(false);
+  }
+
+  /** Returns the active runtime of {@code record} resolved now, if its proof covers it. */
+  public Optional<RuntimeResolution.Resolved> freshRuntime(ExtensionRecord record) {
+    var runtime = record.active().manifest().runtime();
+    if (runtime.isEmpty()) {
+      return Optional.empty();
+    }
+    RuntimeResolution resolution =
+        resolver.resolveSaved(
+            runtime.get().launchTarget(),
+            record.active().entrypointPath().map(fileSystem::getPath));
+    if (resolution instanceof RuntimeResolution.Resolved resolved
+        && record.proofCovers(resolved.identity().value())) {
+      return Optional.of(resolved);
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Returns the active runtime of {@code record}, resolved now and covered by its proof.
+   *
+   * @throws io.loopx.api.LoopxException {@code DOCTOR_STALE}, naming the doctor as next action
+   */
+  public RuntimeResolution.Resolved requireFresh(ExtensionRecord record) {
+    return freshRuntime(record).orElseThrow(() -> Problems.doctorStale(record.id()));
+  }
+
+  /** Returns, for every installed extension, whether it is enabled and doctor-fresh now. */
+  public Map<ExtensionId, Boolean> of(ActivationState state) {
+    Map<ExtensionId, Boolean> fresh = new LinkedHashMap<>();
+    for (ExtensionRecord r : state.extensions().values()) {
+      fresh.put(r.id(), r.enabled() && freshRuntime(r).isPresent());
+    }
+    return fresh;
+  }
+}

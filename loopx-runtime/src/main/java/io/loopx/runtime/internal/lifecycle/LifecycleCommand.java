@@ -1,0 +1,271 @@
+package io.loopx.runtime.internal.lifecycle;
+
+import io.loopx.api.ExtensionId;
+import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.runtime.Receipt;
+import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.lifecycle.ExtensionListReceipt;
+import io.loopx.runtime.lifecycle.RollbackReceipt;
+import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.state.ActivationState;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A lifecycle command whose receipt is an {@code R}. Each command names the runtimes to observe
+ * ({@link #targets}) and then decides ({@link #plan}) through {@link LifecyclePlanner}, so the
+ * engine returns the typed receipt without a cast.
+ *
+ * @param <R> the receipt of a successful command
+ */
+public sealed interface LifecycleCommand<R extends Receipt> {
+
+  /** Returns the operation name used in receipts and conflict messages. */
+  String operation();
+
+  /** Returns the new manifest this command would activate (install, upgrade), checked first. */
+  default Optional<ExtensionManifest> candidate() {
+    return Optional.empty();
+  }
+
+  /**
+   * Checks the preconditions against {@code state} and returns the runtimes that must be observed
+   * (and, when {@code execute}, probed) before planning.
+   */
+  List<Target> targets(ActivationState state, boolean execute);
+
+  /**
+   * Decides the outcome; {@code observed} holds an observation of every target of {@link #targets}.
+   */
+  LifecyclePlan<R> plan(
+      ActivationState state, boolean execute, Map<ExtensionId, Observation> observed);
+
+  /**
+   * Install a new extension from a validated manifest.
+   *
+   * @param manifest the candidate manifest
+   * @param directory the directory its launch target resolves against
+   */
+  record Install(ExtensionManifest manifest, Path directory)
+      implements LifecycleCommand<ActivationReceipt> {
+    /** Rejects nulls. */
+    public Install {
+      Objects.requireNonNull(manifest, "manifest");
+      Objects.requireNonNull(directory, "directory");
+    }
+
+    @Override
+    public String operation() {
+      return "install";
+    }
+
+    @Override
+    public Optional<ExtensionManifest> candidate() {
+      return Optional.of(manifest);
+    }
+
+    @Override
+    public List<Target> targets(ActivationState state, boolean execute) {
+      return LifecyclePlanner.installTargets(state, this, execute);
+    }
+
+    @Override
+    public LifecyclePlan<ActivationReceipt> plan(
+        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.install(state, this, execute, observed);
+    }
+  }
+
+  /**
+   * Upgrade an installed extension to a new manifest revision.
+   *
+   * @param manifest the candidate manifest
+   * @param directory the directory its launch target resolves against
+   */
+  record Upgrade(ExtensionManifest manifest, Path directory)
+      implements LifecycleCommand<ActivationReceipt> {
+    /** Rejects nulls. */
+    public Upgrade {
+      Objects.requireNonNull(manifest, "manifest");
+      Objects.requireNonNull(directory, "directory");
+    }
+
+    @Override
+    public String operation() {
+      return "upgrade";
+    }
+
+    @Override
+    public Optional<ExtensionManifest> candidate() {
+      return Optional.of(manifest);
+    }
+
+    @Override
+    public List<Target> targets(ActivationState state, boolean execute) {
+      return LifecyclePlanner.upgradeTargets(state, this, execute);
+    }
+
+    @Override
+    public LifecyclePlan<ActivationReceipt> plan(
+        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.upgrade(state, this, execute, observed);
+    }
+  }
+
+  /**
+   * Enable an extension after a fresh doctor probe.
+   *
+   * @param id the extension
+   */
+  record Enable(ExtensionId id) implements LifecycleCommand<ToggleReceipt> {
+    /** Rejects null. */
+    public Enable {
+      Objects.requireNonNull(id, "id");
+    }
+
+    @Override
+    public String operation() {
+      return "enable";
+    }
+
+    @Override
+    public List<Target> targets(ActivationState state, boolean execute) {
+      return List.of(LifecyclePlanner.active(state.installed(id), execute));
+    }
+
+    @Override
+    public LifecyclePlan<ToggleReceipt> plan(
+        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.enable(state, this, execute, observed);
+    }
+  }
+
+  /**
+   * Disable an extension (reversible; history and proofs are kept).
+   *
+   * @param id the extension
+   */
+  record Disable(ExtensionId id) implements LifecycleCommand<ToggleReceipt> {
+    /** Rejects null. */
+    public Disable {
+      Objects.requireNonNull(id, "id");
+    }
+
+    @Override
+    public String operation() {
+      return "disable";
+    }
+
+    @Override
+    public List<Target> targets(ActivationState state, boolean execute) {
+      state.installed(id);
+      return List.of();
+    }
+
+    @Override
+    public LifecyclePlan<ToggleReceipt> plan(
+        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.disable(state, this, execute);
+    }
+  }
+
+  /**
+   * Switch an extension back to its rollback revision after probing it.
+   *
+   * @param id the extension
+   */
+  record Rollback(ExtensionId id) implements LifecycleCommand<RollbackReceipt> {
+    /** Rejects null. */
+    public Rollback {
+      Objects.requireNonNull(id, "id");
+    }
+
+    @Override
+    public String operation() {
+      return "rollback";
+    }
+
+    @Override
+    public List<Target> targets(ActivationState state, boolean execute) {
+      return LifecyclePlanner.rollbackTargets(state, this, execute);
+    }
+
+    @Override
+    public LifecyclePlan<RollbackReceipt> plan(
+        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.rollback(state, this, execute, observed);
+    }
+  }
+
+  /**
+   * Run the doctor of one extension.
+   *
+   * @param id the extension
+   */
+  record Doctor(ExtensionId id) implements LifecycleCommand<DoctorReceipt> {
+    /** Rejects null. */
+    public Doctor {
+      Objects.requireNonNull(id, "id");
+    }
+
+    @Override
+    public String operation() {
+      return "doctor";
+    }
+
+    @Override
+    public List<Target> targets(ActivationState state, boolean execute) {
+      var r = state.installed(id);
+      return List.of(LifecyclePlanner.active(r, execute && r.enabled()));
+    }
+
+    @Override
+    public LifecyclePlan<DoctorReceipt> plan(
+        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.doctor(state, this, execute, observed);
+    }
+  }
+
+  /** Run the doctor of every enabled extension. */
+  record DoctorAllEnabled() implements LifecycleCommand<DoctorBatchReceipt> {
+    @Override
+    public String operation() {
+      return "doctor";
+    }
+
+    @Override
+    public List<Target> targets(ActivationState state, boolean execute) {
+      return LifecyclePlanner.enabledTargets(state, execute);
+    }
+
+    @Override
+    public LifecyclePlan<DoctorBatchReceipt> plan(
+        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.doctorAll(state, execute, observed);
+    }
+  }
+
+  /** List installed extensions (never probes, never writes). */
+  record ListExtensions() implements LifecycleCommand<ExtensionListReceipt> {
+    @Override
+    public String operation() {
+      return "list";
+    }
+
+    @Override
+    public List<Target> targets(ActivationState state, boolean execute) {
+      return LifecyclePlanner.enabledTargets(state, false);
+    }
+
+    @Override
+    public LifecyclePlan<ExtensionListReceipt> plan(
+        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.list(state, observed);
+    }
+  }
+}

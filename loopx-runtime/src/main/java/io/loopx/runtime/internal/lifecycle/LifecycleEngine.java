@@ -1,0 +1,61 @@
+package io.loopx.runtime.internal.lifecycle;
+
+import io.loopx.api.ExtensionId;
+import io.loopx.runtime.Mode;
+import io.loopx.runtime.Receipt;
+import io.loopx.runtime.internal.catalog.CatalogPublisher;
+import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.run.ProviderLaunch;
+import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.ActivationStore;
+import java.nio.file.FileSystem;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Applies lifecycle commands: one read of the state, the command's preconditions, the observations
+ * (and, when executing, probes) of its targets, the plan, then (executing) one compare-and-set
+ * write of its changes. A failure is raised after its changes were written (a failed enable revokes
+ * the probed identity). Thread-safe (immutable; the store serialises writes).
+ */
+public final class LifecycleEngine {
+  private final ActivationStore store;
+  private final Prober prober;
+  private final CatalogPublisher catalog;
+
+  /** Creates the engine over {@code store}, checking candidates against {@code catalog}. */
+  public LifecycleEngine(
+      ActivationStore store,
+      RuntimeResolver resolver,
+      ProviderLaunch providers,
+      FileSystem fileSystem,
+      CatalogPublisher catalog) {
+    this.store = store;
+    this.prober = new Prober(resolver, providers, fileSystem);
+    this.catalog = catalog;
+  }
+
+  /** Applies {@code command}; a preview changes nothing and runs no provider code. */
+  public <R extends Receipt> R apply(LifecycleCommand<R> command, Mode mode) {
+    boolean execute = mode.executes();
+    ActivationState state = store.read();
+    List<Target> targets = command.targets(state, execute);
+    // Install and upgrade fail closed when the candidate would conflict with the catalog.
+    command.candidate().ifPresent(m -> catalog.checkCandidate(state, m));
+    Map<ExtensionId, Observation> observed = new HashMap<>();
+    for (Target t : targets) {
+      observed.put(t.id(), prober.observe(t));
+    }
+    LifecyclePlan<R> plan = command.plan(state, execute, observed);
+    if (execute && !plan.changes().isEmpty()) {
+      // The matching registry generation is published by the next reader (registry(), dispatch,
+      // catalog), which re-reads the state anyway: several writes in a row compose it once.
+      store.update(command.operation(), plan.changes());
+    }
+    if (plan.failure().isPresent()) {
+      throw plan.failure().get();
+    }
+    return plan.receipt().orElseThrow();
+  }
+}

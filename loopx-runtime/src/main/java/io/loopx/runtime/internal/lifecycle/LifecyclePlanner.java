@@ -1,0 +1,386 @@
+package io.loopx.runtime.internal.lifecycle;
+
+import io.loopx.api.ErrorKind;
+import io.loopx.api.ExtensionId;
+import io.loopx.api.LoopxException;
+import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Disable;
+import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Doctor;
+import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Enable;
+import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Install;
+import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Rollback;
+import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Upgrade;
+import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.lifecycle.ExtensionListReceipt;
+import io.loopx.runtime.lifecycle.RollbackReceipt;
+import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.EntryChange;
+import io.loopx.runtime.state.ExtensionRecord;
+import io.loopx.runtime.state.RevisionSnapshot;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The lifecycle decisions, as pure functions of (state, command, observations), reached through
+ * {@link LifecycleCommand#targets} and {@link LifecycleCommand#plan}.
+ *
+ * <p>The targets check a command's preconditions and name the runtimes to observe; the plan
+ * re-checks the preconditions and decides the receipt, the state changes (applied by the caller
+ * only when executing) or the error. Neither performs I/O. Thread-safe (stateless).
+ */
+final class LifecyclePlanner {
+  private LifecyclePlanner() {}
+
+  static List<Target> installTargets(ActivationState state, Install command, boolean execute) {
+    checkInstall(state, command);
+    return List.of(candidate(command.manifest(), command.directory(), execute));
+  }
+
+  static List<Target> upgradeTargets(ActivationState state, Upgrade command, boolean execute) {
+    checkUpgrade(state, command.manifest());
+    return List.of(candidate(command.manifest(), command.directory(), execute));
+  }
+
+  static List<Target> rollbackTargets(ActivationState state, Rollback command, boolean execute) {
+    ExtensionRecord r = state.installed(command.id());
+    RevisionSnapshot t = rollbackTarget(r);
+    return List.of(new Target(r.id(), t.manifest(), t.entrypointPath(), Optional.empty(), execute));
+  }
+
+  static LifecyclePlan<ActivationReceipt> install(
+      ActivationState state, Install command, boolean execute, Map<ExtensionId, Observation> obs) {
+    ExtensionManifest m = checkInstall(state, command);
+    Observation o = observation(obs, m.id());
+    DoctorReceipt packet = DoctorLadder.evaluate(m, true, o.runtime(), o.probe());
+    if (!execute) {
+      return LifecyclePlan.succeed(
+          new ActivationReceipt(
+              "install",
+              true,
+              false,
+              m.id(),
+              m.version(),
+              m.revision(),
+              Optional.empty(),
+              Optional.empty(),
+              packet,
+              false),
+          List.of());
+    }
+    if (!packet.ready()) {
+      return LifecyclePlan.fail(notReady("doctor", packet), List.of());
+    }
+    ExtensionRecord record =
+        ExtensionRecord.installed(snapshot(m, o.runtime()), packet.entrypointIdentity());
+    return LifecyclePlan.succeed(
+        new ActivationReceipt(
+            "install",
+            false,
+            true,
+            m.id(),
+            m.version(),
+            m.revision(),
+            Optional.empty(),
+            Optional.of(true),
+            packet,
+            false),
+        List.of(new EntryChange(m.id(), Optional.empty(), Optional.of(record))));
+  }
+
+  static LifecyclePlan<ActivationReceipt> upgrade(
+      ActivationState state, Upgrade command, boolean execute, Map<ExtensionId, Observation> obs) {
+    ExtensionManifest m = command.manifest();
+    ExtensionRecord current = checkUpgrade(state, m);
+    Observation o = observation(obs, m.id());
+    DoctorReceipt packet = DoctorLadder.evaluate(m, true, o.runtime(), o.probe());
+    Optional<io.loopx.api.Revision> previous = Optional.of(current.activeRevision());
+    if (!execute) {
+      return LifecyclePlan.succeed(
+          new ActivationReceipt(
+              "upgrade",
+              true,
+              false,
+              m.id(),
+              m.version(),
+              m.revision(),
+              previous,
+              Optional.empty(),
+              packet,
+              true),
+          List.of());
+    }
+    if (!packet.ready()) {
+      return LifecyclePlan.fail(notReady("doctor", packet), List.of());
+    }
+    ExtensionRecord next =
+        current.upgradedTo(snapshot(m, o.runtime()), packet.entrypointIdentity());
+    return LifecyclePlan.succeed(
+        new ActivationReceipt(
+            "upgrade",
+            false,
+            true,
+            m.id(),
+            m.version(),
+            m.revision(),
+            previous,
+            Optional.of(true),
+            packet,
+            true),
+        List.of(new EntryChange(m.id(), Optional.of(current), Optional.of(next))));
+  }
+
+  static LifecyclePlan<ToggleReceipt> enable(
+      ActivationState state, Enable command, boolean execute, Map<ExtensionId, Observation> obs) {
+    ExtensionRecord r = state.installed(command.id());
+    Observation o = observation(obs, r.id());
+    DoctorReceipt packet =
+        DoctorLadder.evaluate(r.active().manifest(), true, o.runtime(), o.probe());
+    if (!execute) {
+      return LifecyclePlan.succeed(
+          new ToggleReceipt(
+              "enable",
+              true,
+              false,
+              !r.enabled(),
+              r.id(),
+              r.enabled(),
+              r.activeRevision(),
+              Optional.of(packet)),
+          List.of());
+    }
+    if (!packet.ready()) {
+      List<EntryChange> revoke =
+          packet
+              .probedEntrypointIdentity()
+              .map(i -> List.of(change(r, r.withRevoked(i))))
+              .orElse(List.of());
+      return LifecyclePlan.fail(notReady("enable doctor", packet), revoke);
+    }
+    ExtensionRecord next =
+        r.withEnabled(true).withVerified(r.activeRevision(), packet.entrypointIdentity().get());
+    return LifecyclePlan.succeed(
+        new ToggleReceipt(
+            "enable",
+            false,
+            !r.enabled(),
+            !r.enabled(),
+            r.id(),
+            true,
+            r.activeRevision(),
+            Optional.of(packet)),
+        List.of(change(r, next)));
+  }
+
+  static LifecyclePlan<ToggleReceipt> disable(
+      ActivationState state, Disable command, boolean execute) {
+    ExtensionRecord r = state.installed(command.id());
+    if (!execute) {
+      return LifecyclePlan.succeed(
+          new ToggleReceipt(
+              "disable",
+              true,
+              false,
+              r.enabled(),
+              r.id(),
+              r.enabled(),
+              r.activeRevision(),
+              Optional.empty()),
+          List.of());
+    }
+    return LifecyclePlan.succeed(
+        new ToggleReceipt(
+            "disable",
+            false,
+            r.enabled(),
+            r.enabled(),
+            r.id(),
+            false,
+            r.activeRevision(),
+            Optional.empty()),
+        List.of(change(r, r.withEnabled(false))));
+  }
+
+  static LifecyclePlan<RollbackReceipt> rollback(
+      ActivationState state, Rollback command, boolean execute, Map<ExtensionId, Observation> obs) {
+    ExtensionRecord r = state.installed(command.id());
+    RevisionSnapshot target = rollbackTarget(r);
+    Observation o = observation(obs, r.id());
+    DoctorReceipt packet = DoctorLadder.evaluate(target.manifest(), true, o.runtime(), o.probe());
+    if (!execute) {
+      return LifecyclePlan.succeed(
+          new RollbackReceipt(
+              true,
+              false,
+              r.id(),
+              target.version(),
+              target.revision(),
+              r.activeRevision(),
+              r.enabled(),
+              packet),
+          List.of());
+    }
+    if (!packet.ready()) {
+      return LifecyclePlan.fail(notReady("rollback doctor", packet), List.of());
+    }
+    return LifecyclePlan.succeed(
+        new RollbackReceipt(
+            false,
+            true,
+            r.id(),
+            target.version(),
+            target.revision(),
+            r.activeRevision(),
+            true,
+            packet),
+        List.of(change(r, r.rolledBack(packet.entrypointIdentity().get()))));
+  }
+
+  static LifecyclePlan<DoctorReceipt> doctor(
+      ActivationState state, Doctor command, boolean execute, Map<ExtensionId, Observation> obs) {
+    ExtensionRecord r = state.installed(command.id());
+    Observation o = observation(obs, r.id());
+    DoctorReceipt packet =
+        DoctorLadder.evaluate(r.active().manifest(), r.enabled(), o.runtime(), o.probe());
+    List<EntryChange> changes = new ArrayList<>();
+    if (execute) {
+      recordDoctor(r, packet).ifPresent(changes::add);
+    }
+    return LifecyclePlan.succeed(packet, changes);
+  }
+
+  static LifecyclePlan<DoctorBatchReceipt> doctorAll(
+      ActivationState state, boolean execute, Map<ExtensionId, Observation> obs) {
+    List<DoctorReceipt> packets = new ArrayList<>();
+    List<EntryChange> changes = new ArrayList<>();
+    for (ExtensionRecord r : state.extensions().values()) {
+      if (!r.enabled()) {
+        continue;
+      }
+      Observation o = observation(obs, r.id());
+      DoctorReceipt packet =
+          DoctorLadder.evaluate(r.active().manifest(), true, o.runtime(), o.probe());
+      packets.add(packet);
+      if (execute) {
+        recordDoctor(r, packet).ifPresent(changes::add);
+      }
+    }
+    return LifecyclePlan.succeed(new DoctorBatchReceipt(execute, packets), changes);
+  }
+
+  static LifecyclePlan<ExtensionListReceipt> list(
+      ActivationState state, Map<ExtensionId, Observation> obs) {
+    List<ExtensionListReceipt.Row> rows = new ArrayList<>();
+    for (ExtensionRecord r : state.extensions().values()) {
+      boolean verified = r.enabled() && Freshness.covers(r, observation(obs, r.id()).runtime());
+      rows.add(
+          new ExtensionListReceipt.Row(
+              r.id(),
+              r.enabled(),
+              r.activeRevision(),
+              r.rollbackAvailable(),
+              verified,
+              r.revisions().size()));
+    }
+    return LifecyclePlan.succeed(new ExtensionListReceipt(rows), List.of());
+  }
+
+  /** An executed doctor records a proof when ready and revokes the probed identity otherwise. */
+  private static Optional<EntryChange> recordDoctor(ExtensionRecord r, DoctorReceipt packet) {
+    if (packet.ready()) {
+      return Optional.of(
+          change(r, r.withVerified(r.activeRevision(), packet.entrypointIdentity().get())));
+    }
+    if (packet.status() == DoctorStatus.DISABLED) {
+      return Optional.empty();
+    }
+    return packet.probedEntrypointIdentity().map(i -> change(r, r.withRevoked(i)));
+  }
+
+  private static ExtensionManifest checkInstall(ActivationState state, Install command) {
+    ExtensionManifest m = command.manifest();
+    if (state.get(m.id()).isPresent()) {
+      throw new LoopxException(
+          ErrorKind.ALREADY_INSTALLED, "extension `" + m.id() + "` is already installed");
+    }
+    requireRuntime(m);
+    return m;
+  }
+
+  private static ExtensionRecord checkUpgrade(ActivationState state, ExtensionManifest m) {
+    ExtensionRecord r = state.installed(m.id());
+    if (r.activeRevision().equals(m.revision())) {
+      throw new LoopxException(
+          ErrorKind.REVISION_ALREADY_ACTIVE,
+          "extension `" + m.id() + "` revision is already active");
+    }
+    requireRuntime(m);
+    return r;
+  }
+
+  private static void requireRuntime(ExtensionManifest m) {
+    if (m.runtime().isEmpty()) {
+      throw new LoopxException(
+          ErrorKind.MANIFEST_INVALID,
+          "extension `" + m.id() + "` declares no [runtime]; install needs a runtime");
+    }
+  }
+
+  private static RevisionSnapshot rollbackTarget(ExtensionRecord r) {
+    return r.rollbackRevision()
+        .flatMap(r::snapshot)
+        .orElseThrow(
+            () ->
+                new LoopxException(
+                    ErrorKind.NO_ROLLBACK_REVISION,
+                    "extension `" + r.id() + "` has no rollback revision"));
+  }
+
+  static Target active(ExtensionRecord r, boolean probe) {
+    RevisionSnapshot s = r.active();
+    return new Target(r.id(), s.manifest(), s.entrypointPath(), Optional.empty(), probe);
+  }
+
+  private static Target candidate(ExtensionManifest m, Path directory, boolean probe) {
+    return new Target(m.id(), m, Optional.empty(), Optional.of(directory), probe);
+  }
+
+  static List<Target> enabledTargets(ActivationState state, boolean execute) {
+    List<Target> targets = new ArrayList<>();
+    for (ExtensionRecord r : state.extensions().values()) {
+      if (r.enabled()) {
+        targets.add(active(r, execute));
+      }
+    }
+    return targets;
+  }
+
+  private static Observation observation(Map<ExtensionId, Observation> obs, ExtensionId id) {
+    Observation o = obs.get(id);
+    if (o == null) {
+      throw new IllegalArgumentException("no observation of " + id);
+    }
+    return o;
+  }
+
+  private static RevisionSnapshot snapshot(ExtensionManifest m, RuntimeObservation runtime) {
+    Optional<String> path =
+        runtime instanceof RuntimeObservation.Resolved r ? r.entrypointPath() : Optional.empty();
+    return RevisionSnapshot.of(m, path);
+  }
+
+  private static EntryChange change(ExtensionRecord before, ExtensionRecord after) {
+    return new EntryChange(before.id(), Optional.of(before), Optional.of(after));
+  }
+
+  private static LoopxException notReady(String what, DoctorReceipt packet) {
+    return new LoopxException(
+        ErrorKind.DOCTOR_NOT_READY, what + " is not ready: " + packet.status().wireName());
+  }
+}

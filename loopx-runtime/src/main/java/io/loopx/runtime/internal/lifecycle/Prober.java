@@ -1,0 +1,84 @@
+package io.loopx.runtime.internal.lifecycle;
+
+import io.loopx.api.ApiRange;
+import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.internal.identity.RuntimeResolution;
+import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.run.ProviderLaunch;
+import io.loopx.runtime.lifecycle.DoctorFailure;
+import io.loopx.runtime.process.LaunchOutcome;
+import io.loopx.runtime.process.LaunchResult;
+import java.nio.file.FileSystem;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Observes a {@link Target}: resolves its runtime and, when asked, runs the doctor probe and
+ * re-resolves afterwards (a changed identity fails the probe). The only lifecycle step with I/O
+ * besides the state store. Thread-safe (immutable).
+ */
+final class Prober {
+  private final RuntimeResolver resolver;
+  private final ProviderLaunch providers;
+  private final FileSystem fileSystem;
+
+  Prober(RuntimeResolver resolver, ProviderLaunch providers, FileSystem fileSystem) {
+    this.resolver = resolver;
+    this.providers = providers;
+    this.fileSystem = fileSystem;
+  }
+
+  Observation observe(Target target) {
+    RuntimeSpec spec = target.manifest().runtime().orElseThrow();
+    RuntimeResolution before = resolve(target);
+    if (!(before instanceof RuntimeResolution.Resolved resolved)) {
+      return new Observation(
+          new RuntimeObservation.Unresolvable(((RuntimeResolution.Missing) before).reason()),
+          Optional.empty());
+    }
+    RuntimeObservation runtime =
+        new RuntimeObservation.Resolved(
+            resolved.identity().value(), resolved.launcherPath().map(Path::toString));
+    boolean probe =
+        target.probe()
+            && spec.doctorConfigured()
+            && target.manifest().requiresLoopxApi().admits(ApiRange.CURRENT_API_VERSION);
+    if (!probe) {
+      // The ladder stops before the probe (not configured, incompatible) or none was asked for.
+      return new Observation(runtime, Optional.empty());
+    }
+    LaunchResult result =
+        providers.launch(
+            providers
+                .request(
+                    resolved, spec, spec.doctorArgs(), target.id(), target.manifest().revision())
+                .build());
+    return new Observation(runtime, Optional.of(outcome(result, resolved, target)));
+  }
+
+  private ProbeOutcome outcome(
+      LaunchResult result, RuntimeResolution.Resolved before, Target target) {
+    if (result.outcome() != LaunchOutcome.EXITED) {
+      return ProbeOutcome.failed(DoctorFailure.PROBE_EXECUTION_FAILED);
+    }
+    if (!result.exitedWithZero()) {
+      return ProbeOutcome.failed(DoctorFailure.PROBE_NONZERO_EXIT);
+    }
+    RuntimeResolution after = resolve(target);
+    if (!(after instanceof RuntimeResolution.Resolved a)
+        || !a.identity().equals(before.identity())
+        || !a.launcherPath().equals(before.launcherPath())) {
+      return ProbeOutcome.failed(DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE);
+    }
+    return ProbeOutcome.PASSED;
+  }
+
+  private RuntimeResolution resolve(Target target) {
+    RuntimeSpec spec = target.manifest().runtime().orElseThrow();
+    if (target.candidateDirectory().isPresent()) {
+      return resolver.resolve(spec.launchTarget(), target.candidateDirectory().get());
+    }
+    return resolver.resolveSaved(
+        spec.launchTarget(), target.savedEntrypointPath().map(fileSystem::getPath));
+  }
+}

@@ -1,0 +1,42 @@
+package io.loopx.runtime.internal.lifecycle;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What resolving an extension's runtime found: its identity (64 hex) and, for an executable, the
+ * absolute launcher path; or that it cannot be resolved.
+ */
+public sealed interface RuntimeObservation {
+
+  /**
+   * The runtime resolved.
+   *
+   * @param identity the runtime identity digest (64 lowercase hex)
+   * @param entrypointPath the absolute launcher path for an {@code entrypoint} runtime
+   */
+  record Resolved(String identity, Optional<String> entrypointPath) implements RuntimeObservation {
+    /** Rejects nulls. */
+    public Resolved {
+      Objects.requireNonNull(identity, "identity");
+      Objects.requireNonNull(entrypointPath, "entrypointPath");
+    }
+  }
+
+  /**
+   * The runtime cannot be resolved.
+   *
+   * @param reason a human-readable reason
+   */
+  record Unresolvable(String reason) implements RuntimeObservation {
+    /** Rejects nulls. */
+    public Unresolvable {
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
+  /** Returns the identity when resolved. */
+  default Optional<String> resolvedIdentity() {
+    return this instanceof Resolved r ? Optional.of(r.identity()) : Optional.empty();
+  }
+}

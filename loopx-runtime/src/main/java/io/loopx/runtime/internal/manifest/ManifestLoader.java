@@ -1,0 +1,134 @@
+package io.loopx.runtime.internal.manifest;
+
+import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.api.manifest.ManifestException;
+import io.loopx.runtime.manifest.LoadedManifest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads and validates extension manifests: {@code extension.toml} files (schema {@code
+ * loopx_extension_manifest_v0}) and normalised manifest snapshots.
+ *
+ * <p>Every rule of the manifest contract is applied in the documented order (schema_version, id,
+ * version, requires_loopx_api, permissions, runtime, presentation_surfaces, provides, implements,
+ * "declares something"); the first failure is thrown as a {@link ManifestException} naming the
+ * source and the dotted key. Reading a manifest never loads or runs extension code: a {@code
+ * java_main} class name is checked for its grammar only.
+ *
+ * <p>TOML is parsed with night-config, made stricter where its leniency matters: an integer literal
+ * outside the signed 64-bit range is rejected (night-config would wrap it), and arrays or inline
+ * tables nested deeper than 32 levels or keys with more than 32 dotted parts are rejected
+ * (night-config would overflow the stack). Remaining differences from TOML 1.0, none of which can
+ * make an invalid manifest valid: a table re-opened after one of its sub-tables and an inline table
+ * extended by dotted keys are merged rather than rejected, and hexadecimal literals with an {@code
+ * e}/{@code E} digit are rejected as malformed.
+ *
+ * <p>Files are read through {@link Files}, so any {@link java.nio.file.FileSystem} works.
+ * Stateless: immutable and safe to share between threads.
+ */
+public final class ManifestLoader {
+  /** The largest manifest accepted, in bytes (256 KiB). */
+  public static final int MAX_MANIFEST_BYTES = 256 * 1024;
+
+  /** Creates a loader. */
+  public ManifestLoader() {}
+
+  /** The bytes of a manifest file, its source name and its directory. */
+  public record Content(byte[] bytes, String source, Path directory) {}
+
+  /** As {@link LoadedManifest#load(Path)}. */
+  public LoadedManifest load(Path file) {
+    return LoadedManifest.load(file);
+  }
+
+  /** As {@link LoadedManifest#parse(byte[], String, Path)}. */
+  public LoadedManifest parse(byte[] content, String sourceName, Path manifestDirectory) {
+    return LoadedManifest.parse(content, sourceName, manifestDirectory);
+  }
+
+  /**
+   * Reads the manifest file {@code file}: at most {@link #MAX_MANIFEST_BYTES}{@code + 1} bytes.
+   *
+   * @throws ManifestException if the file is missing, not a regular file, unreadable or too large
+   */
+  public static Content read(Path file) {
+    Objects.requireNonNull(file, "file");
+    String source = file.toString();
+    byte[] content;
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      if (!attributes.isRegularFile()) {
+        throw fileProblem(source, "is not a regular file", null);
+      }
+      try (InputStream in = Files.newInputStream(file)) {
+        content = in.readNBytes(MAX_MANIFEST_BYTES + 1);
+      }
+    } catch (NoSuchFileException e) {
+      throw fileProblem(source, "does not exist", e);
+    } catch (AccessDeniedException e) {
+      throw fileProblem(source, "is not readable (access denied)", e);
+    } catch (IOException | SecurityException e) {
+      throw fileProblem(source, "cannot be read: " + e, e);
+    }
+    if (content.length > MAX_MANIFEST_BYTES) {
+      throw fileProblem(source, "is larger than the " + MAX_MANIFEST_BYTES + "-byte limit", null);
+    }
+    Path directory = file.toAbsolutePath().getParent();
+    if (directory == null) {
+      throw fileProblem(source, "has no parent directory", null);
+    }
+    return new Content(content, source, directory);
+  }
+
+  /**
+   * Parses and validates manifest content (UTF-8 TOML, at most {@link #MAX_MANIFEST_BYTES}).
+   *
+   * @param content the manifest bytes
+   * @param sourceName the name used in messages
+   * @throws ManifestException if the content breaks a rule ({@code api_incompatible} for an
+   *     unsatisfied {@code requires_loopx_api})
+   */
+  public static ExtensionManifest validate(byte[] content, String sourceName) {
+    Objects.requireNonNull(content, "content");
+    Objects.requireNonNull(sourceName, "sourceName");
+    if (content.length > MAX_MANIFEST_BYTES) {
+      throw fileProblem(
+          sourceName,
+          "is " + content.length + " bytes, over the " + MAX_MANIFEST_BYTES + "-byte limit",
+          null);
+    }
+    return ManifestRules.fromToml(TomlDocument.parse(content, sourceName), sourceName);
+  }
+
+  /**
+   * Reads back a normalised manifest snapshot, as produced by {@link
+   * ExtensionManifest#toNormalizedJson()}, strictly: the exact key sets of the normalised form
+   * ({@code runtime} is {@code null} when absent), the same value rules as a TOML file, and the
+   * result must normalise to exactly the input. The {@code requires_loopx_api} range is checked for
+   * its grammar only; whether it admits this runtime is for the caller to report (a snapshot in
+   * durable state stays readable after an API change).
+   *
+   * @param snapshot the normalised manifest JSON
+   * @param sourceName the name used in messages, e.g. the state file and the entry
+   * @throws ManifestException if the snapshot breaks a rule or is not in normalised form
+   */
+  public ExtensionManifest fromNormalizedJson(JsonNode snapshot, String sourceName) {
+    Objects.requireNonNull(snapshot, "snapshot");
+    Objects.requireNonNull(sourceName, "sourceName");
+    return ManifestRules.fromSnapshot(snapshot, sourceName);
+  }
+
+  private static ManifestException fileProblem(
+      String source, String detail, @Nullable Throwable cause) {
+    return new ManifestException(source, ManifestException.FILE_KEY, detail, cause);
+  }
+}

@@ -1,0 +1,106 @@
+package io.loopx.runtime.internal.manifest;
+
+import com.electronwill.nightconfig.core.CommentedConfig;
+import com.electronwill.nightconfig.core.UnmodifiableConfig;
+import com.electronwill.nightconfig.core.io.ParsingMode;
+import com.electronwill.nightconfig.toml.TomlFormat;
+import com.electronwill.nightconfig.toml.TomlParser;
+import io.loopx.api.internal.StrictUtf8;
+import io.loopx.api.manifest.ManifestException;
+import java.time.temporal.Temporal;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Turns manifest bytes into a neutral JSON tree (package-private): strict UTF-8, the lexical
+ * pre-checks of {@link TomlPreScan}, then night-config's TOML parser. Tables become objects in
+ * declaration order, integers become int or long nodes, floats double nodes, and TOML datetimes
+ * POJO nodes (so that the validator can reject them where it reads them).
+ */
+final class TomlDocument {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private TomlDocument() {}
+
+  /** Decodes and parses {@code content}; every failure is a {@link ManifestException}. */
+  static ObjectNode parse(byte[] content, String source) {
+    String text = decodeUtf8(content, source);
+    Optional<String> problem = TomlPreScan.check(text);
+    if (problem.isPresent()) {
+      throw fileProblem(source, "is not valid TOML: " + problem.get(), null);
+    }
+    CommentedConfig config = TomlFormat.newConfig(LinkedHashMap::new);
+    try {
+      // night-config rejects a table header on the very last line without a line break.
+      new TomlParser().parse(text.endsWith("\n") ? text : text + "\n", config, ParsingMode.REPLACE);
+    } catch (RuntimeException e) {
+      throw fileProblem(source, "is not valid TOML: " + e.getMessage(), e);
+    }
+    return toObject(config, source);
+  }
+
+  private static String decodeUtf8(byte[] content, String source) {
+    return StrictUtf8.decode(
+        content,
+        offset ->
+            fileProblem(
+                source,
+                "is not valid UTF-8 (invalid byte sequence at offset " + offset + ")",
+                null));
+  }
+
+  private static ObjectNode toObject(UnmodifiableConfig config, String source) {
+    ObjectNode object = NODES.objectNode();
+    for (UnmodifiableConfig.Entry entry : config.entrySet()) {
+      object.set(entry.getKey(), toNode(entry.getRawValue(), source));
+    }
+    return object;
+  }
+
+  private static JsonNode toNode(@Nullable Object value, String source) {
+    if (value instanceof UnmodifiableConfig table) {
+      return toObject(table, source);
+    }
+    if (value instanceof List<?> list) {
+      ArrayNode array = NODES.arrayNode();
+      for (Object element : list) {
+        array.add(toNode(element, source));
+      }
+      return array;
+    }
+    if (value instanceof String s) {
+      return NODES.stringNode(s);
+    }
+    if (value instanceof Boolean b) {
+      return NODES.booleanNode(b);
+    }
+    if (value instanceof Integer i) {
+      return NODES.numberNode(i.intValue());
+    }
+    if (value instanceof Long l) {
+      return NODES.numberNode(l.longValue());
+    }
+    if (value instanceof Double d) {
+      return NODES.numberNode(d.doubleValue());
+    }
+    if (value instanceof Temporal t) {
+      return NODES.pojoNode(t);
+    }
+    throw fileProblem(
+        source,
+        "is not valid TOML: unsupported value of type "
+            + (value == null ? "null" : value.getClass().getSimpleName()),
+        null);
+  }
+
+  private static ManifestException fileProblem(
+      String source, String detail, @Nullable Throwable cause) {
+    return new ManifestException(source, ManifestException.FILE_KEY, detail, cause);
+  }
+}

@@ -1,0 +1,413 @@
+package io.loopx.runtime.internal.process;
+
+import io.loopx.api.InvalidValueException;
+import io.loopx.runtime.process.LaunchOutcome;
+import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.process.ProcessLauncher;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.Charset;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The production {@link ProcessLauncher}: runs operating-system processes on Linux, each in its own
+ * process group, with bounded pipes, a timeout and whole-group termination. Immutable and
+ * thread-safe; one instance can supervise many processes at once.
+ *
+ * <h2>Process group</h2>
+ *
+ * Java cannot call {@code setpgid}/{@code setsid}, so the program is started as {@code setsid -w --
+ * PROGRAM ARGS...} (util-linux). The JVM's child is never a group leader, so {@code setsid} calls
+ * {@code setsid(2)} and execs the program in place: the provider's pid is its process-group id and
+ * session id, and everything it forks stays in that group unless it leaves on purpose. That lets
+ * LoopX signal the provider and all its descendants at once, and find leftovers afterwards.
+ *
+ * <p>Limits: a descendant that calls {@code setsid} itself (or double-forks and then does so) is in
+ * another session and group and escapes termination; a descendant that only changes its group with
+ * {@code setpgid} stays in the session and is still found. An escaped process that keeps a pipe
+ * open can also keep one of this launcher's drain tasks running after the call (the call itself
+ * still returns within its bounds, see below).
+ *
+ * <h2>Run</h2>
+ *
+ * <ol>
+ *   <li>The program is resolved like {@code execvp} would (see {@link LaunchRequest#argv()}); a
+ *       missing or non-executable program, a working directory that is not a directory on the
+ *       default file system, a missing {@code setsid}, an argument or variable the platform
+ *       encoding cannot represent, or a failing {@link ProcessBuilder#start()} give {@link
+ *       LaunchOutcome#NOT_STARTED}. (Should the program vanish between this check and the exec,
+ *       {@code setsid} reports it on stderr and exits 126 or 127, which is then an {@code EXITED}
+ *       result.)
+ *   <li>Stdin is written and then closed: up to 4,096 bytes ({@code PIPE_BUF}, which always fits a
+ *       fresh pipe) directly, more from a task of its own, so a provider that never reads it cannot
+ *       block the run; a broken pipe is ignored.
+ *   <li>Stdout and stderr are drained concurrently by two tasks, keeping at most limit+1 bytes
+ *       each; the first crossing of a cap stops the run.
+ *   <li>The run stops when the leader exits, a cap is crossed, or the timeout passes. Then the
+ *       group is terminated: after a timeout or a crossed cap, SIGTERM to the whole group, the
+ *       termination grace (default 1 s), then SIGKILL; after the leader exited by itself, the same
+ *       for whatever is left in the group (nothing is signalled when nothing is left).
+ *   <li>The drain, stdin and exit tasks are joined within the drain timeout (default 1 s) and the
+ *       pipes are closed. The result is classified in {@link LaunchOutcome}'s order.
+ * </ol>
+ *
+ * <h2>Signalling</h2>
+ *
+ * The whole group is signalled with the {@code kill} command ({@code kill -TERM -- -PGID}, then
+ * {@code -KILL}), which the kernel applies atomically to every member. Members are found by reading
+ * {@code /proc/PID/stat} (process group and session; zombies ignored); members of the session
+ * outside the group, and every member when {@code kill} cannot run, are signalled through {@link
+ * ProcessHandle}, which never hits a recycled pid. Termination waits until {@code /proc} shows no
+ * live member, re-sending SIGKILL for a bounded time.
+ *
+ * <h2>Encoding</h2>
+ *
+ * Stdin, stdout and stderr are bytes and never decoded here (see {@link StrictUtf8}). Arguments,
+ * environment and paths are encoded by the JVM in the platform encoding; a value that encoding
+ * cannot represent is refused (run the host under a UTF-8 locale to pass any text).
+ *
+ * <p>Interrupts do not cut a launch short (it is bounded by the timeout); the interrupt status is
+ * restored when the call returns.
+ */
+public final class OsProcessLauncher implements ProcessLauncher {
+
+  /** The default SIGTERM-to-SIGKILL grace: 1 second (SPEC §7). */
+  public static final Duration DEFAULT_TERMINATION_GRACE = Duration.ofSeconds(1);
+
+  /** The default bound for joining the drain threads after termination: 1 second. */
+  public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(1);
+
+  /**
+   * The prefix of the name of every thread that runs this launcher's tasks: one pool of daemon
+   * threads shared by all launchers; an idle one ends after 5 seconds.
+   */
+  public static final String THREAD_NAME_PREFIX = "loopx-process-";
+
+  private static final Duration MAX_BOUND = Duration.ofMinutes(1);
+
+  /** POSIX {@code PIPE_BUF} on Linux; a pipe holds at least one page. */
+  private static final int PIPE_BUF = 4096;
+
+  private static final List<String> TOOL_DIRECTORIES =
+      List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin");
+
+  private final Duration terminationGrace;
+  private final Duration drainTimeout;
+  private final Optional<Path> setsidCommand;
+  private final Optional<Path> killCommand;
+
+  private OsProcessLauncher(Builder builder) {
+    this.terminationGrace = builder.terminationGrace;
+    this.drainTimeout = builder.drainTimeout;
+    this.setsidCommand = builder.setsidCommand;
+    this.killCommand = builder.killCommand;
+  }
+
+  /** Returns a launcher with the default grace and drain timeout. */
+  public static OsProcessLauncher create() {
+    return builder().build();
+  }
+
+  /** Returns a builder with the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Returns the SIGTERM-to-SIGKILL grace. */
+  public Duration terminationGrace() {
+    return terminationGrace;
+  }
+
+  /** Returns the bound for joining the drain threads after termination. */
+  public Duration drainTimeout() {
+    return drainTimeout;
+  }
+
+  @Override
+  public LaunchResult launch(LaunchRequest request) {
+    Objects.requireNonNull(request, "request");
+    long started = System.nanoTime();
+    Path directory;
+    if (request.workingDirectory().isPresent()) {
+      Path given = request.workingDirectory().get();
+      if (given.getFileSystem() != FileSystems.getDefault()) {
+        return notStarted(
+            "working directory `" + given + "` is not on the default file system", started);
+      }
+      if (!Files.isDirectory(given)) {
+        return notStarted("working directory `" + given + "` is not a directory", started);
+      }
+      directory = given.toAbsolutePath();
+    } else {
+      try {
+        directory = Path.of("").toAbsolutePath();
+      } catch (InvalidPathException | SecurityException e) {
+        return notStarted("the host's working directory cannot be resolved", started);
+      }
+    }
+    if (setsidCommand.isEmpty()) {
+      return notStarted(
+          "`setsid` (util-linux) was not found; it gives the process its own process group",
+          started);
+    }
+    String program = request.argv().get(0);
+    ProgramLookup.Found found =
+        ProgramLookup.resolve(program, request.environment().get("PATH"), directory);
+    if (found.program().isEmpty()) {
+      return notStarted(found.problem(), started);
+    }
+    List<String> command = new ArrayList<>();
+    command.add(setsidCommand.get().toString());
+    command.add("-w");
+    command.add("--");
+    command.add(found.program().get().toString());
+    command.addAll(request.argv().subList(1, request.argv().size()));
+    Optional<String> unencodable = unencodable(command, request.environment());
+    if (unencodable.isPresent()) {
+      return notStarted(unencodable.get(), started);
+    }
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().clear();
+    builder.environment().putAll(request.environment());
+    if (request.workingDirectory().isPresent()) {
+      builder.directory(directory.toFile());
+    }
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException | RuntimeException e) {
+      return notStarted("cannot start `" + program + "`: " + e.getMessage(), started);
+    }
+    return supervise(process, request, started);
+  }
+
+  private LaunchResult supervise(Process process, LaunchRequest request, long started) {
+    RunSignals signals = new RunSignals();
+    StreamDrain stdout =
+        new StreamDrain(process.getInputStream(), request.stdoutLimit(), signals::overLimit);
+    StreamDrain stderr =
+        new StreamDrain(process.getErrorStream(), request.stderrLimit(), signals::overLimit);
+    List<RunnerTasks.Task> tasks = new ArrayList<>();
+    tasks.add(RunnerTasks.start(stdout));
+    tasks.add(RunnerTasks.start(stderr));
+    if (request.stdinLength() <= PIPE_BUF) {
+      // Fits the fresh, empty pipe in one atomic write, so it cannot block: no task needed.
+      feed(process.getOutputStream(), request.stdin());
+    } else {
+      byte[] input = request.stdin();
+      OutputStream pipe = process.getOutputStream();
+      tasks.add(RunnerTasks.start(() -> feed(pipe, input)));
+    }
+    tasks.add(
+        RunnerTasks.start(
+            () -> {
+              awaitExit(process);
+              signals.exited();
+            }));
+
+    RunSignals.Stop stop = signals.await(started, saturatedNanos(request.timeout()));
+    new ProcessGroup(process, killCommand).terminate(terminationGrace, started);
+
+    long joinStart = System.nanoTime();
+    for (RunnerTasks.Task task : tasks) {
+      task.join(drainTimeout.toNanos() - (System.nanoTime() - joinStart));
+    }
+    // Close the read ends ourselves. The stdin pipe is closed by its writer task only: closing
+    // it here could block behind a write that an escaped reader never drains.
+    closeQuietly(process.getInputStream());
+    closeQuietly(process.getErrorStream());
+
+    Duration duration = Duration.ofNanos(System.nanoTime() - started);
+    LaunchResult result;
+    if (stop == RunSignals.Stop.DEADLINE) {
+      result = stopped(LaunchOutcome.TIMED_OUT, stdout, stderr, duration);
+    } else if (stdout.crossed()) {
+      result = stopped(LaunchOutcome.STDOUT_OVER_LIMIT, stdout, stderr, duration);
+    } else if (stderr.crossed()) {
+      result = stopped(LaunchOutcome.STDERR_OVER_LIMIT, stdout, stderr, duration);
+    } else {
+      // Only an exit of the leader ends the wait without a deadline or a crossed cap.
+      result = LaunchResult.exited(process.exitValue(), stdout.bytes(), stderr.bytes(), duration);
+    }
+    if (signals.interrupted()) {
+      Thread.currentThread().interrupt();
+    }
+    return result;
+  }
+
+  private static LaunchResult stopped(
+      LaunchOutcome outcome, StreamDrain stdout, StreamDrain stderr, Duration duration) {
+    return LaunchResult.stopped(outcome, stdout.bytes(), stderr.bytes(), duration);
+  }
+
+  private static LaunchResult notStarted(String reason, long started) {
+    return LaunchResult.notStarted(reason, Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  private static void feed(OutputStream pipe, byte[] input) {
+    try (OutputStream out = pipe) {
+      out.write(input);
+    } catch (IOException e) {
+      // Broken pipe: the process exited or closed stdin without reading it all. Not an error.
+    }
+  }
+
+  private static void awaitExit(Process process) {
+    while (true) {
+      try {
+        process.waitFor();
+        return;
+      } catch (InterruptedException e) {
+        // Only the launcher's pool owns the thread; keep waiting (termination guarantees the exit).
+      }
+    }
+  }
+
+  private static void closeQuietly(Closeable closeable) {
+    try {
+      closeable.close();
+    } catch (IOException e) {
+      // Already closed or broken: nothing left to release.
+    }
+  }
+
+  private static long saturatedNanos(Duration duration) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  /** Returns why a string cannot be passed to the process, if the JVM would have to mangle it. */
+  private static Optional<String> unencodable(List<String> command, Map<String, String> env) {
+    Set<Charset> charsets = new LinkedHashSet<>();
+    charsets.add(Charset.defaultCharset());
+    String jnu = System.getProperty("sun.jnu.encoding");
+    if (jnu != null && Charset.isSupported(jnu)) {
+      charsets.add(Charset.forName(jnu));
+    }
+    List<String> values = new ArrayList<>(command);
+    for (Map.Entry<String, String> entry : env.entrySet()) {
+      values.add(entry.getKey());
+      values.add(entry.getValue());
+    }
+    for (Charset charset : charsets) {
+      for (String value : values) {
+        if (!charset.newEncoder().canEncode(value)) {
+          return Optional.of(
+              "argument or environment value `"
+                  + value
+                  + "` cannot be represented in the platform encoding "
+                  + charset.name()
+                  + " (run the host under a UTF-8 locale)");
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Path> findTool(String name) {
+    List<String> directories = new ArrayList<>(TOOL_DIRECTORIES);
+    String path = System.getenv("PATH");
+    if (path != null) {
+      directories.addAll(List.of(path.split(":")));
+    }
+    for (String directory : directories) {
+      try {
+        Path candidate = Path.of(directory).resolve(name);
+        if (candidate.isAbsolute()
+            && Files.isRegularFile(candidate)
+            && Files.isExecutable(candidate)) {
+          return Optional.of(candidate);
+        }
+      } catch (InvalidPathException e) {
+        // Not a usable PATH entry.
+      }
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public String toString() {
+    return "OsProcessLauncher[terminationGrace="
+        + terminationGrace
+        + ", drainTimeout="
+        + drainTimeout
+        + ", setsid="
+        + setsidCommand.map(Path::toString).orElse("missing")
+        + ", kill="
+        + killCommand.map(Path::toString).orElse("missing")
+        + "]";
+  }
+
+  /** A mutable, single-thread builder of {@link OsProcessLauncher}. */
+  public static final class Builder {
+    private Duration terminationGrace = DEFAULT_TERMINATION_GRACE;
+    private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
+    private Optional<Path> setsidCommand = findTool("setsid");
+    private Optional<Path> killCommand = findTool("kill");
+
+    private Builder() {}
+
+    /**
+     * Sets the SIGTERM-to-SIGKILL grace (0..1 minute). Default {@link #DEFAULT_TERMINATION_GRACE};
+     * tests may shorten it.
+     *
+     * @throws InvalidValueException when out of range
+     */
+    public Builder terminationGrace(Duration grace) {
+      this.terminationGrace = bounded("termination grace", grace);
+      return this;
+    }
+
+    /**
+     * Sets the bound for joining the drain threads after termination (0..1 minute). Default {@link
+     * #DEFAULT_DRAIN_TIMEOUT}.
+     *
+     * @throws InvalidValueException when out of range
+     */
+    public Builder drainTimeout(Duration timeout) {
+      this.drainTimeout = bounded("drain timeout", timeout);
+      return this;
+    }
+
+    /** Test seam: the {@code setsid} executable, or empty to simulate its absence. */
+    Builder setsidCommand(Optional<Path> command) {
+      this.setsidCommand = command;
+      return this;
+    }
+
+    /** Test seam: the {@code kill} executable, or empty to simulate its absence. */
+    Builder killCommand(Optional<Path> command) {
+      this.killCommand = command;
+      return this;
+    }
+
+    /** Builds the launcher with the {@code setsid} and {@code kill} located for this builder. */
+    public OsProcessLauncher build() {
+      return new OsProcessLauncher(this);
+    }
+
+    private static Duration bounded(String what, Duration value) {
+      Objects.requireNonNull(value, what);
+      if (value.isNegative() || value.compareTo(MAX_BOUND) > 0) {
+        throw new InvalidValueException(what, value.toString(), "must be 0..PT1M");
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package io.loopx.runtime.internal.run;
+
+import io.loopx.api.ExtensionId;
+import io.loopx.api.Revision;
+import io.loopx.api.envelope.EnvelopeVerifier;
+import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.internal.identity.RuntimeResolution;
+import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.process.ProcessLauncher;
+import java.io.File;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Starts providers: builds the fixed launch (argv from the resolved runtime and the manifest; the
+ * environment of docs/contract/run.md: the host's, PATH prefixed by the launcher's directory,
+ * {@code LOOPX_EXTENSION_ID} and {@code LOOPX_EXTENSION_REVISION} set) and hands it to the host's
+ * {@link ProcessLauncher}. Shared by the doctor probe, the standalone run and capability dispatch.
+ * Thread-safe (immutable).
+ */
+public final class ProviderLaunch {
+  private final ProcessLauncher launcher;
+  private final Map<String, String> hostEnvironment;
+
+  /** Creates the launch path over {@code launcher} with the host's environment. */
+  public ProviderLaunch(ProcessLauncher launcher, Map<String, String> hostEnvironment) {
+    this.launcher = launcher;
+    this.hostEnvironment = Map.copyOf(hostEnvironment);
+  }
+
+  /** Returns a launch of {@code runtime} with the manifest's args and then {@code extraArgs}. */
+  public LaunchRequest.Builder request(
+      RuntimeResolution.Resolved runtime,
+      RuntimeSpec spec,
+      List<String> extraArgs,
+      ExtensionId id,
+      Revision revision) {
+    List<String> argv = new ArrayList<>(runtime.commandPrefix());
+    argv.addAll(spec.args());
+    argv.addAll(extraArgs);
+    return LaunchRequest.builder(argv)
+        .environment(environment(runtime, hostEnvironment, id, revision))
+        .timeout(Duration.ofSeconds(spec.timeoutSeconds()));
+  }
+
+  /** Starts {@code request} and waits for its result. */
+  public LaunchResult launch(LaunchRequest request) {
+    return launcher.launch(request);
+  }
+
+  static Map<String, String> environment(
+      RuntimeResolution.Resolved runtime,
+      Map<String, String> hostEnvironment,
+      ExtensionId id,
+      Revision revision) {
+    Map<String, String> env = new LinkedHashMap<>(hostEnvironment);
+    Path launcherDirectory = Path.of(runtime.commandPrefix().get(0)).getParent();
+    if (launcherDirectory != null) {
+      String path = env.get("PATH");
+      env.put(
+          "PATH",
+          path == null || path.isEmpty()
+              ? launcherDirectory.toString()
+              : launcherDirectory + File.pathSeparator + path);
+    }
+    env.put(EnvelopeVerifier.Expectation.ID_VARIABLE, id.value());
+    env.put(EnvelopeVerifier.Expectation.REVISION_VARIABLE, revision.value());
+    return env;
+  }
+}

@@ -1,0 +1,161 @@
+package io.loopx.runtime.internal.run;
+
+import io.loopx.api.InvalidValueException;
+import io.loopx.api.json.InvalidJsonException;
+import io.loopx.api.json.StrictJson;
+import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.process.LaunchOutcome;
+import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.run.ProviderOutcome;
+import io.loopx.runtime.run.RunFailure;
+import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.run.RunStatus;
+import java.util.Optional;
+import java.util.OptionalInt;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Classifies what a provider did (docs/contract/run.md) into a {@link ProviderOutcome}, and builds
+ * the run receipts of the standalone run. Pure.
+ */
+public final class ProviderOutcomes {
+  private ProviderOutcomes() {}
+
+  /** The outcome of a preview: nothing ran. */
+  public static ProviderOutcome preview() {
+    return new ProviderOutcome(
+        RunStatus.READY, Optional.empty(), OptionalInt.empty(), Optional.empty());
+  }
+
+  /**
+   * Classifies a subprocess launch: could not start → timeout → stdout over the cap → stderr over
+   * the cap → stdout not exactly one JSON object → non-zero exit or {@code "ok": false} →
+   * succeeded.
+   */
+  public static ProviderOutcome classify(LaunchResult result) {
+    byte[] stdout = result.stdout();
+    // Stdout that crossed the cap was cut: its first bytes are never a result, even after a
+    // timeout.
+    Optional<ObjectNode> object =
+        result.outcome() == LaunchOutcome.STDOUT_OVER_LIMIT
+                || stdout.length > RunReceipt.OUTPUT_LIMIT
+            ? Optional.empty()
+            : oneObject(stdout);
+    switch (result.outcome()) {
+      case NOT_STARTED:
+        return failed(RunStatus.PROVIDER_FAILED, RunFailure.EXECUTION_FAILED, object);
+      case TIMED_OUT:
+        return failed(RunStatus.PROVIDER_FAILED, RunFailure.TIMEOUT, object);
+      case STDOUT_OVER_LIMIT:
+        return failed(RunStatus.INVALID_PROVIDER_OUTPUT, RunFailure.RESPONSE_TOO_LARGE, object);
+      case STDERR_OVER_LIMIT:
+        return failed(RunStatus.PROVIDER_FAILED, RunFailure.STDERR_TOO_LARGE, object);
+      case EXITED:
+        if (object.isEmpty()) {
+          return new ProviderOutcome(
+              RunStatus.INVALID_PROVIDER_OUTPUT,
+              Optional.of(RunFailure.RESPONSE_NOT_JSON_OBJECT),
+              result.exitCode(),
+              object);
+        }
+        boolean failedRun = result.exitCode().getAsInt() != 0 || saysNotOk(object.get());
+        return new ProviderOutcome(
+            failedRun ? RunStatus.PROVIDER_FAILED : RunStatus.SUCCEEDED,
+            Optional.empty(),
+            result.exitCode(),
+            object);
+    }
+    throw new IllegalStateException("unknown launch outcome " + result.outcome());
+  }
+
+  /**
+   * Classifies the response of a trusted in-process provider: {@code "ok": false} is {@code
+   * provider_failed}; there is never an exit code.
+   */
+  public static ProviderOutcome inProcess(ObjectNode response) {
+    return new ProviderOutcome(
+        saysNotOk(response) ? RunStatus.PROVIDER_FAILED : RunStatus.SUCCEEDED,
+        Optional.empty(),
+        OptionalInt.empty(),
+        Optional.of(response));
+  }
+
+  /** The outcome of an in-process provider that threw: {@code provider_failed}, no result. */
+  public static ProviderOutcome inProcessFailure() {
+    return new ProviderOutcome(
+        RunStatus.PROVIDER_FAILED, Optional.empty(), OptionalInt.empty(), Optional.empty());
+  }
+
+  /**
+   * Returns the receipt of a preview: every precondition holds, nothing was started.
+   *
+   * @throws InvalidValueException when {@code manifest} has no runtime
+   */
+  public static RunReceipt runPreview(ExtensionManifest manifest, RunRequest request) {
+    return new RunReceipt(
+        manifest.id(),
+        manifest.version(),
+        manifest.revision(),
+        runtime(manifest).protocol(),
+        true,
+        false,
+        RunStatus.READY,
+        Optional.empty(),
+        OptionalInt.empty(),
+        Optional.empty(),
+        request.schemaVersion());
+  }
+
+  /**
+   * Classifies what the provider of {@code manifest} did with {@code request} (see the class
+   * documentation for the order).
+   *
+   * @throws InvalidValueException when {@code manifest} has no runtime
+   */
+  public static RunReceipt runExecuted(
+      ExtensionManifest manifest, RunRequest request, LaunchResult result) {
+    RuntimeSpec runtime = runtime(manifest);
+    ProviderOutcome outcome = classify(result);
+    return new RunReceipt(
+        manifest.id(),
+        manifest.version(),
+        manifest.revision(),
+        runtime.protocol(),
+        false,
+        true,
+        outcome.status(),
+        outcome.failure(),
+        outcome.exitCode(),
+        outcome.providerResult(),
+        request.schemaVersion());
+  }
+
+  private static ProviderOutcome failed(
+      RunStatus status, RunFailure failure, Optional<ObjectNode> object) {
+    return new ProviderOutcome(status, Optional.of(failure), OptionalInt.empty(), object);
+  }
+
+  private static Optional<ObjectNode> oneObject(byte[] stdout) {
+    try {
+      return Optional.of(StrictJson.parseObject(stdout));
+    } catch (InvalidJsonException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean saysNotOk(ObjectNode result) {
+    JsonNode ok = result.get("ok");
+    return ok != null && ok.isBoolean() && !ok.booleanValue();
+  }
+
+  private static RuntimeSpec runtime(ExtensionManifest manifest) {
+    return manifest
+        .runtime()
+        .orElseThrow(
+            () ->
+                new InvalidValueException(
+                    "run receipt manifest", manifest.id().value(), "has no [runtime]"));
+  }
+}

@@ -1,0 +1,95 @@
+package io.loopx.runtime.internal.run;
+
+import io.loopx.api.ErrorKind;
+import io.loopx.api.ExtensionId;
+import io.loopx.api.LoopxException;
+import io.loopx.api.Permission;
+import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.Mode;
+import io.loopx.runtime.internal.identity.RuntimeResolution;
+import io.loopx.runtime.internal.lifecycle.Freshness;
+import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.state.ActivationStore;
+import io.loopx.runtime.state.ExtensionRecord;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The managed run of a standalone extension (docs/contract/run.md), behind {@code Loopx.run}.
+ *
+ * <p>The request has already been validated (before any state is read). Then, on one read of the
+ * activation state, in this order and in previews too: installed, enabled, doctor proof fresh (the
+ * runtime resolved now from its saved location, its identity in the proof of the active revision),
+ * standalone (no {@code [[provides]]} / {@code [[implements]]}), no permission declared. An execute
+ * then starts exactly the runtime that was resolved and identified in the freshness check: the only
+ * gap left is the unavoidable one between hashing the files and the kernel's exec.
+ */
+public final class StandaloneRun {
+  private final ActivationStore store;
+  private final Freshness freshness;
+  private final ProviderLaunch providers;
+
+  /** Creates the run over the state in {@code store}. */
+  public StandaloneRun(ActivationStore store, Freshness freshness, ProviderLaunch providers) {
+    this.store = store;
+    this.freshness = freshness;
+    this.providers = providers;
+  }
+
+  /** Runs extension {@code id} with the validated {@code request}; a preview starts nothing. */
+  public RunReceipt run(ExtensionId id, RunRequest request, Mode mode) {
+    ExtensionRecord record = store.read().installed(id).requireEnabled();
+    ExtensionManifest manifest = record.active().manifest();
+    RuntimeResolution.Resolved runtime = freshness.requireFresh(record);
+    if (!manifest.isStandalone()) {
+      throw new LoopxException(
+          ErrorKind.RESOLUTION_FAILED,
+          "run only accepts standalone extensions; invoke capability providers through their"
+              + " capability or domain command (extension `"
+              + id
+              + "` declares "
+              + declared(manifest)
+              + ")");
+    }
+    RuntimeSpec spec = manifest.runtime().orElseThrow();
+    Set<Permission> permissions = new LinkedHashSet<>(manifest.permissions());
+    permissions.addAll(spec.requiredPermissions());
+    if (!permissions.isEmpty()) {
+      throw new LoopxException(
+          ErrorKind.PERMISSION_DENIED,
+          "extension `"
+              + id
+              + "` declares permissions "
+              + List.copyOf(permissions)
+              + "; standalone extension run grants no effect dispatch; invoke it through a"
+              + " capability or domain command");
+    }
+    if (!mode.executes()) {
+      return ProviderOutcomes.runPreview(manifest, request);
+    }
+    LaunchRequest launch =
+        providers
+            .request(runtime, spec, List.of(), id, manifest.revision())
+            .stdin(request.providerInput())
+            .stdoutLimit(RunReceipt.OUTPUT_LIMIT)
+            .stderrLimit(RunReceipt.OUTPUT_LIMIT)
+            .build();
+    return ProviderOutcomes.runExecuted(manifest, request, providers.launch(launch));
+  }
+
+  private static String declared(ExtensionManifest manifest) {
+    if (!manifest.provides().isEmpty() && !manifest.implementations().isEmpty()) {
+      return "[[provides]] and [[implements]]";
+    }
+    if (!manifest.provides().isEmpty()) {
+      return "[[provides]]";
+    }
+    if (!manifest.implementations().isEmpty()) {
+      return "[[implements]]";
+    }
+    return "no [runtime]";
+  }
+}

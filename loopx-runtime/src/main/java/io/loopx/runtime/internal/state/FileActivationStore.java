@@ -1,0 +1,211 @@
+package io.loopx.runtime.internal.state;
+
+import io.loopx.api.ErrorKind;
+import io.loopx.api.LoopxException;
+import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.ActivationStore;
+import io.loopx.runtime.state.EntryChange;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * The file-backed {@link ActivationStore} for {@code <runtime-root>/extensions/state.json}.
+ *
+ * <p>Reads never create anything. Writes go to an exclusively created temp file in the same
+ * directory ({@code .state.json.tmp.*}, mode 0600), which is fsynced, atomically renamed over the
+ * state file, after which the directory is fsynced. Leftover temp files are ignored by reads and
+ * removed by the next write. Mutations hold an exclusive lock on {@code <state file>.lock} (in-JVM
+ * lock plus an OS advisory lock), waited for at most {@link #DEFAULT_LOCK_TIMEOUT}. A symlink, FIFO
+ * or other non-regular file at the state or lock path is refused without being followed.
+ *
+ * <p>Every read reads the whole file. Decoding (which re-validates every stored manifest and its
+ * revision hash) is a pure function of the bytes, so the last decoded bytes and their state are
+ * kept: a read of exactly the same bytes returns the same immutable state without decoding again.
+ *
+ * <p>Thread-safe, and immutable apart from that cache; works on any {@link
+ * java.nio.file.FileSystem} (on Jimfs, OS locks exclude nothing and directory fsync is skipped).
+ */
+public final class FileActivationStore implements ActivationStore {
+  /** The bounded wait for the state lock. */
+  public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(5);
+
+  private static final String TEMP_PREFIX = ".state.json.tmp.";
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final Path stateFile;
+  private final Path lockFile;
+  private final Duration lockTimeout;
+  private final Consumer<WriteStep> observer;
+  private final AtomicReference<Decoded> lastDecoded = new AtomicReference<>(Decoded.NONE);
+
+  /** State file bytes and what they decode to. */
+  private record Decoded(byte[] bytes, ActivationState state) {
+    static final Decoded NONE = new Decoded(new byte[0], ActivationState.EMPTY);
+  }
+
+  private FileActivationStore(Path stateFile, Duration lockTimeout, Consumer<WriteStep> observer) {
+    this.stateFile = stateFile.toAbsolutePath().normalize();
+    this.lockFile = this.stateFile.resolveSibling(this.stateFile.getFileName() + ".lock");
+    this.lockTimeout = Objects.requireNonNull(lockTimeout, "lockTimeout");
+    this.observer = observer;
+  }
+
+  /**
+   * Returns the store of the state file {@code stateFile} (lock at {@code stateFile + ".lock"}).
+   */
+  public static FileActivationStore at(Path stateFile) {
+    return new FileActivationStore(stateFile, DEFAULT_LOCK_TIMEOUT, step -> {});
+  }
+
+  /** Returns the store of {@code <runtimeRoot>/extensions/state.json}. */
+  public static FileActivationStore inRuntimeRoot(Path runtimeRoot) {
+    return at(runtimeRoot.resolve("extensions").resolve("state.json"));
+  }
+
+  /** Returns a copy that waits at most {@code timeout} for the lock. */
+  public FileActivationStore withLockTimeout(Duration timeout) {
+    return new FileActivationStore(stateFile, timeout, observer);
+  }
+
+  /** Test hook: a copy that reports each durability step of a write to {@code observer}. */
+  FileActivationStore withObserver(Consumer<WriteStep> observer) {
+    return new FileActivationStore(stateFile, lockTimeout, observer);
+  }
+
+  /** Returns the absolute state file path. */
+  public Path stateFile() {
+    return stateFile;
+  }
+
+  /** Returns the absolute lock file path. */
+  public Path lockFile() {
+    return lockFile;
+  }
+
+  @Override
+  public ActivationState read() {
+    try {
+      Optional<byte[]> bytes = StateFiles.readIfPresent(stateFile);
+      return bytes.isEmpty() ? ActivationState.EMPTY : decode(bytes.get());
+    } catch (IOException e) {
+      throw new LoopxException(
+          ErrorKind.STATE_UNREADABLE, "extension runtime state is unreadable: " + e, e);
+    }
+  }
+
+  private ActivationState decode(byte[] bytes) {
+    Decoded last = lastDecoded.get();
+    if (last != Decoded.NONE && Arrays.equals(last.bytes(), bytes)) {
+      return last.state();
+    }
+    ActivationState state = StateCodec.decode(bytes);
+    lastDecoded.set(new Decoded(bytes, state));
+    return state;
+  }
+
+  @Override
+  public ActivationState update(String operation, List<EntryChange> changes) {
+    List<EntryChange> effective = changes.stream().filter(EntryChange::changes).toList();
+    if (effective.isEmpty()) {
+      return read();
+    }
+    try {
+      StateFiles.createPrivateDirectories(stateFile.getParent());
+    } catch (IOException e) {
+      throw new LoopxException(
+          ErrorKind.IO_FAILED, "cannot create the state directory " + stateFile.getParent(), e);
+    }
+    try (StateLock lock = StateLock.acquire(lockFile, lockTimeout)) {
+      ActivationState current = read();
+      ActivationState next = current;
+      for (EntryChange change : effective) {
+        if (!current.get(change.id()).equals(change.expected())) {
+          throw new LoopxException(
+              ErrorKind.STATE_CONFLICT, "extension state changed during " + operation + "; retry");
+        }
+        next = next.with(change.id(), change.replacement());
+      }
+      byte[] bytes = StateCodec.encode(next);
+      write(bytes);
+      lastDecoded.set(new Decoded(bytes, next));
+      return next;
+    }
+  }
+
+  private void write(byte[] bytes) {
+    Path dir = stateFile.getParent();
+    removeLeftoverTemps(dir);
+    Path temp = dir.resolve(TEMP_PREFIX + HexFormat.of().formatHex(randomBytes()));
+    try {
+      try (FileChannel channel =
+          FileChannel.open(
+              temp,
+              Set.of(
+                  StandardOpenOption.CREATE_NEW,
+                  StandardOpenOption.WRITE,
+                  LinkOption.NOFOLLOW_LINKS),
+              StateFiles.privateFileAttributes(temp))) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+          channel.write(buffer);
+        }
+        observer.accept(WriteStep.TEMP_WRITTEN);
+        channel.force(true);
+        observer.accept(WriteStep.TEMP_FSYNCED);
+      }
+      StateFiles.requireRegularOrAbsent(stateFile);
+      Files.move(temp, stateFile, StandardCopyOption.ATOMIC_MOVE);
+      observer.accept(WriteStep.RENAMED);
+      StateFiles.syncDirectory(dir);
+      observer.accept(WriteStep.DIRECTORY_FSYNCED);
+    } catch (IOException e) {
+      deleteQuietly(temp);
+      throw new LoopxException(
+          ErrorKind.IO_FAILED, "cannot write extension runtime state " + stateFile + ": " + e, e);
+    } catch (RuntimeException e) {
+      deleteQuietly(temp);
+      throw e;
+    }
+  }
+
+  private static byte[] randomBytes() {
+    byte[] b = new byte[8];
+    RANDOM.nextBytes(b);
+    return b;
+  }
+
+  private static void removeLeftoverTemps(Path dir) {
+    try (DirectoryStream<Path> temps = Files.newDirectoryStream(dir, TEMP_PREFIX + "*")) {
+      for (Path t : temps) {
+        deleteQuietly(t);
+      }
+    } catch (IOException e) {
+      // Leftovers are harmless: reads ignore them; try again on the next write.
+    }
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException ignored) {
+      // best effort
+    }
+  }
+}

@@ -1,0 +1,20 @@
+package io.loopx.runtime.lifecycle;
+
+import java.util.Locale;
+
+/** Why a doctor status is not ready, where SPEC §5 names a {@code failure_kind}. */
+public enum DoctorFailure {
+  /** {@code doctor_args} is empty. */
+  DOCTOR_NOT_CONFIGURED,
+  /** The probe could not be started or did not finish in time. */
+  PROBE_EXECUTION_FAILED,
+  /** The probe exited with a non-zero status. */
+  PROBE_NONZERO_EXIT,
+  /** The runtime identity differed before and after the probe. */
+  ENTRYPOINT_CHANGED_DURING_PROBE;
+
+  /** Returns the wire word, e.g. {@code probe_nonzero_exit}. */
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

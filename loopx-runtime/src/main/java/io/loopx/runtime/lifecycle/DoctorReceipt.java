@@ -1,0 +1,80 @@
+package io.loopx.runtime.lifecycle;
+
+import io.loopx.api.ExtensionId;
+import io.loopx.runtime.Receipt;
+import java.util.Objects;
+import java.util.Optional;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The doctor receipt ({@code loopx_extension_doctor_v0}, the "doctor packet" of the contract) of
+ * one extension revision. It also appears inside lifecycle receipts.
+ *
+ * @param extensionId the extension
+ * @param version the revision's version text
+ * @param status the ladder status
+ * @param available the runtime resolves and nothing failed
+ * @param verified an executed probe succeeded
+ * @param entrypointIdentity the verified identity (present only when verified)
+ * @param probedEntrypointIdentity the identity resolved before probing (also in a preview)
+ * @param failure the failure kind, where the doctor ladder names one (docs/contract/doctor.md)
+ */
+public record DoctorReceipt(
+    ExtensionId extensionId,
+    String version,
+    DoctorStatus status,
+    boolean available,
+    boolean verified,
+    Optional<String> entrypointIdentity,
+    Optional<String> probedEntrypointIdentity,
+    Optional<DoctorFailure> failure)
+    implements Receipt {
+
+  /** The packet schema version. */
+  public static final String SCHEMA_VERSION = "loopx_extension_doctor_v0";
+
+  /** Rejects nulls. */
+  public DoctorReceipt {
+    Objects.requireNonNull(extensionId, "extensionId");
+    Objects.requireNonNull(version, "version");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(entrypointIdentity, "entrypointIdentity");
+    Objects.requireNonNull(probedEntrypointIdentity, "probedEntrypointIdentity");
+    Objects.requireNonNull(failure, "failure");
+  }
+
+  /** A doctor packet is always {@code ok}: the status says how the runtime is. */
+  @Override
+  public boolean ok() {
+    return true;
+  }
+
+  @Override
+  public String schemaVersion() {
+    return SCHEMA_VERSION;
+  }
+
+  /** Returns whether the status is {@link DoctorStatus#READY}. */
+  public boolean ready() {
+    return status == DoctorStatus.READY;
+  }
+
+  /** Returns the packet as JSON, every key present ({@code null} where it does not apply). */
+  @Override
+  public ObjectNode toJson() {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.put("ok", true);
+    o.put("schema_version", SCHEMA_VERSION);
+    o.put("extension_id", extensionId.value());
+    o.put("version", version);
+    o.put("status", status.wireName());
+    o.put("available", available);
+    o.put("verified", verified);
+    o.put("entrypoint_identity", entrypointIdentity.orElse(null));
+    o.put("probed_entrypoint_identity", probedEntrypointIdentity.orElse(null));
+    o.put("failure_kind", failure.map(DoctorFailure::wireName).orElse(null));
+    o.put("external_writes_performed", false);
+    return o;
+  }
+}

@@ -1,0 +1,26 @@
+package io.loopx.runtime.lifecycle;
+
+import java.util.Locale;
+
+/** The doctor ladder, in order of precedence (SPEC §5). */
+public enum DoctorStatus {
+  /** Doctor of a disabled extension: nothing probed. */
+  DISABLED,
+  /** The snapshot's {@code requires_loopx_api} rejects this runtime. */
+  API_INCOMPATIBLE,
+  /** {@code doctor_args} is empty. */
+  DOCTOR_NOT_CONFIGURED,
+  /** The runtime cannot be resolved (launcher, interpreter or class missing). */
+  ENTRYPOINT_MISSING,
+  /** Resolvable, but no probe was executed (a preview, also when a fresh proof exists). */
+  PROBE_REQUIRED,
+  /** An executed probe failed. */
+  PROVIDER_UNAVAILABLE,
+  /** An executed probe succeeded. */
+  READY;
+
+  /** Returns the wire word, e.g. {@code probe_required}. */
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

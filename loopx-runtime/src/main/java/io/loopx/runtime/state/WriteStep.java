@@ -1,9 +1,0 @@
-package io.loopx.runtime.state;
-
-/** The durability steps of one state write, in order (package-private; a crash-test hook). */
-enum WriteStep {
-  TEMP_WRITTEN,
-  TEMP_FSYNCED,
-  RENAMED,
-  DIRECTORY_FSYNCED
-}

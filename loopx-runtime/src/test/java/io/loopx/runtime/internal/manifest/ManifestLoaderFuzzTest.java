@@ -1,0 +1,59 @@
+package io.loopx.runtime.internal.manifest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.loopx.api.LoopxException;
+import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.api.manifest.ManifestException;
+import io.loopx.runtime.manifest.LoadedManifest;
+import java.nio.file.Path;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Fuzz targets: arbitrary bytes give a valid manifest or a {@link ManifestException}, never another
+ * exception or error. In the normal build Jazzer runs them in regression mode over the seed inputs
+ * in {@code ManifestLoaderFuzzTestInputs/<method>/}; set {@code JAZZER_FUZZ=1} to fuzz.
+ */
+class ManifestLoaderFuzzTest {
+  private static final ManifestLoader LOADER = new ManifestLoader();
+  private static final Path DIR = Path.of("fuzz");
+  private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+  @FuzzTest(maxDuration = "30s")
+  void parseYieldsAManifestOrAManifestException(byte[] content) {
+    LoadedManifest loaded;
+    try {
+      loaded = LOADER.parse(content, "fuzz.toml", DIR);
+    } catch (ManifestException e) {
+      assertThat(e.source()).isEqualTo("fuzz.toml");
+      assertThat(e.getMessage()).startsWith("fuzz.toml: " + e.key() + ": ");
+      return;
+    }
+    ExtensionManifest m = loaded.manifest();
+    assertThat(loaded.revision()).isEqualTo(m.revision());
+    // A loaded manifest always survives its own snapshot.
+    assertThat(LOADER.fromNormalizedJson(m.toNormalizedJson(), "snapshot")).isEqualTo(m);
+  }
+
+  @FuzzTest(maxDuration = "30s")
+  void snapshotsYieldAManifestOrAManifestException(byte[] content) {
+    JsonNode snapshot;
+    try {
+      snapshot = MAPPER.readTree(content);
+    } catch (JacksonException e) {
+      return; // not JSON: nothing for the loader to read
+    }
+    if (snapshot == null) {
+      return;
+    }
+    try {
+      ExtensionManifest m = LOADER.fromNormalizedJson(snapshot, "fuzz.json");
+      assertThat(m.toNormalizedJson().toString()).isNotEmpty();
+    } catch (LoopxException e) {
+      assertThat(e).isInstanceOf(ManifestException.class);
+    }
+  }
+}
