@@ -351,8 +351,9 @@ public final class CapabilityRegistry {
    * <p>Outcomes, in this order: {@link Resolution.UnknownCapability} if the capability is not
    * registered (internal capabilities are registered); {@link Resolution.NoReadyProvider} if no
    * ready provider has an implementation with exactly this protocol; {@link Resolution.Ambiguous}
-   * (listing them in catalog order) if more than one has; else {@link Resolution.Resolved}. Ready
-   * means {@code provider_state.ready} (always true for built-ins) and an API-compatible snapshot.
+   * (listing them in catalog order) if more than one has; else {@link
+   * Resolution.ResolvedCapability}. Ready means {@code provider_state.ready} (always true for
+   * built-ins) and an API-compatible snapshot.
    */
   public Resolution resolve(CapabilityId capabilityId, ProtocolId protocol) {
     Objects.requireNonNull(capabilityId, "capabilityId");
@@ -383,7 +384,7 @@ public final class CapabilityRegistry {
     if (ambiguous != null) {
       return new Resolution.Ambiguous(capabilityId, protocol, ambiguous);
     }
-    return new Resolution.Resolved(
+    return new Resolution.ResolvedCapability(
         capabilityId, protocol, providers.get(slot.positions[first]), slot.implementations[first]);
   }
 
@@ -396,7 +397,7 @@ public final class CapabilityRegistry {
    * runtime; {@link Resolution.ProviderDoesNotImplement} if it has no implementation of the
    * capability with exactly this protocol; {@link Resolution.ProviderDisabled}; {@link
    * Resolution.ProviderNotReady} (enabled, doctor proof not fresh); else {@link
-   * Resolution.Resolved}.
+   * Resolution.ResolvedCapability}.
    */
   public Resolution resolve(CapabilityId capabilityId, ProtocolId protocol, ProviderId providerId) {
     Objects.requireNonNull(capabilityId, "capabilityId");
@@ -423,14 +424,14 @@ public final class CapabilityRegistry {
     if (!p.state().ready()) {
       return new Resolution.ProviderNotReady(capabilityId, protocol, providerId);
     }
-    return new Resolution.Resolved(capabilityId, protocol, p, implementation.get());
+    return new Resolution.ResolvedCapability(capabilityId, protocol, p, implementation.get());
   }
 
   /**
-   * Resolves optionally: never throws for a missing, disabled, stale or ambiguous provider, and
-   * reports a status word with a {@code next_action} instead. (A caller that cannot read the
-   * activation state uses {@link OptionalResolution#stateUnavailable} for {@code
-   * extension_state_unavailable}.)
+   * Reports whether a provider is available (optional resolution): never throws for a missing,
+   * disabled, stale or ambiguous provider, and reports a status word with a {@code next_action}
+   * instead. (A caller that cannot read the activation state uses {@link
+   * ProviderAvailability#stateUnavailable} for {@code extension_state_unavailable}.)
    *
    * <p>Candidates are installed providers (built-ins included) with an implementation of {@code
    * capabilityId} over exactly {@code protocol}; an unknown capability has none. One provider is
@@ -450,7 +451,7 @@ public final class CapabilityRegistry {
    * @param protocol the protocol
    * @param providerId the provider the caller named, if any
    */
-  public OptionalResolution resolveOptional(
+  public ProviderAvailability availability(
       CapabilityId capabilityId, ProtocolId protocol, Optional<ProviderId> providerId) {
     Objects.requireNonNull(capabilityId, "capabilityId");
     Objects.requireNonNull(protocol, "protocol");
@@ -467,8 +468,8 @@ public final class CapabilityRegistry {
     if (providerId.isPresent()) {
       ProviderEntry p = providerOrNull(providerId.get());
       if (p == null || !p.state().installed()) {
-        return new OptionalResolution(
-            OptionalStatus.EXTENSION_NOT_INSTALLED,
+        return new ProviderAvailability(
+            AvailabilityStatus.EXTENSION_NOT_INSTALLED,
             capabilityId,
             protocol,
             providerId,
@@ -480,16 +481,20 @@ public final class CapabilityRegistry {
       }
       return evaluate(capabilityId, protocol, p, candidateIds);
     }
-    List<OptionalResolution> ready = new ArrayList<>();
+    List<ProviderAvailability> ready = new ArrayList<>();
     for (ProviderEntry p : candidates) {
-      OptionalResolution r = evaluate(capabilityId, protocol, p, candidateIds);
+      ProviderAvailability r = evaluate(capabilityId, protocol, p, candidateIds);
       if (r.isReady()) {
         ready.add(r);
       }
     }
     if (ready.size() > 1) {
       return group(
-          OptionalStatus.EXTENSION_PROVIDER_AMBIGUOUS, capabilityId, protocol, candidateIds, true);
+          AvailabilityStatus.EXTENSION_PROVIDER_AMBIGUOUS,
+          capabilityId,
+          protocol,
+          candidateIds,
+          true);
     }
     if (ready.size() == 1) {
       return ready.get(0);
@@ -499,15 +504,15 @@ public final class CapabilityRegistry {
     }
     if (candidates.isEmpty()) {
       return group(
-          OptionalStatus.EXTENSION_PROVIDER_NOT_INSTALLED,
+          AvailabilityStatus.EXTENSION_PROVIDER_NOT_INSTALLED,
           capabilityId,
           protocol,
           candidateIds,
           false);
     }
     boolean anyEnabled = candidates.stream().anyMatch(p -> p.state().enabled());
-    return new OptionalResolution(
-        OptionalStatus.EXTENSION_PROVIDER_NOT_READY,
+    return new ProviderAvailability(
+        AvailabilityStatus.EXTENSION_PROVIDER_NOT_READY,
         capabilityId,
         protocol,
         Optional.empty(),
@@ -518,28 +523,29 @@ public final class CapabilityRegistry {
         Optional.empty());
   }
 
-  private OptionalResolution evaluate(
+  private ProviderAvailability evaluate(
       CapabilityId capabilityId,
       ProtocolId protocol,
       ProviderEntry p,
       List<ProviderId> candidates) {
     Optional<ImplementationEntry> implementation = implementation(capabilityId, protocol, p.id());
     ProviderState s = p.state();
-    OptionalStatus status;
+    AvailabilityStatus status;
     if (!p.apiCompatible() || implementation.isEmpty()) {
-      status = OptionalStatus.EXTENSION_INCOMPATIBLE;
+      status = AvailabilityStatus.EXTENSION_INCOMPATIBLE;
     } else if (!s.enabled()) {
-      status = OptionalStatus.EXTENSION_DISABLED;
+      status = AvailabilityStatus.EXTENSION_DISABLED;
     } else if (!s.ready()) {
-      status = OptionalStatus.EXTENSION_DOCTOR_NOT_READY;
+      status = AvailabilityStatus.EXTENSION_DOCTOR_NOT_READY;
     } else {
-      status = OptionalStatus.READY;
+      status = AvailabilityStatus.READY;
     }
-    Optional<Resolution.Resolved> resolved =
-        status == OptionalStatus.READY
-            ? Optional.of(new Resolution.Resolved(capabilityId, protocol, p, implementation.get()))
+    Optional<Resolution.ResolvedCapability> resolved =
+        status == AvailabilityStatus.READY
+            ? Optional.of(
+                new Resolution.ResolvedCapability(capabilityId, protocol, p, implementation.get()))
             : Optional.empty();
-    return new OptionalResolution(
+    return new ProviderAvailability(
         status,
         capabilityId,
         protocol,
@@ -551,13 +557,13 @@ public final class CapabilityRegistry {
         resolved);
   }
 
-  private static OptionalResolution group(
-      OptionalStatus status,
+  private static ProviderAvailability group(
+      AvailabilityStatus status,
       CapabilityId capabilityId,
       ProtocolId protocol,
       List<ProviderId> candidates,
       boolean flags) {
-    return new OptionalResolution(
+    return new ProviderAvailability(
         status,
         capabilityId,
         protocol,
