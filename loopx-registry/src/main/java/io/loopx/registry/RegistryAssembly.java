@@ -92,7 +92,7 @@ public final class RegistryAssembly {
   private @Nullable LoopxException recordedFailure;
 
   RegistryAssembly(String libraryVersion) {
-    this.libraryVersion = CapabilityRegistry.checkVersion(libraryVersion);
+    this.libraryVersion = SealChecks.checkVersion(libraryVersion);
   }
 
   /** Adds a built-in contribution; contributions register in the order added. Returns this. */
