@@ -32,14 +32,7 @@ final class ContributionAdmission {
     Map<ProviderId, Admitted> byProvider = new HashMap<>();
     for (BuiltinContribution c : contributions) {
       String type = c.getClass().getName();
-      String id;
-      try {
-        id = Objects.requireNonNull(c.id(), "id()");
-      } catch (RuntimeException | LinkageError | AssertionError e) {
-        throw Conflicts.contributionFailed(
-            "built-in contribution " + type + " failed to report its id: " + Conflicts.describe(e),
-            e);
-      }
+      String id = reportedId(c);
       if (id.isEmpty()
           || id.length() > CONTRIBUTION_ID_MAX
           || !CONTRIBUTION_ID.matcher(id).matches()) {
@@ -65,10 +58,7 @@ final class ContributionAdmission {
       Admitted a = new Admitted(c, id, providerId);
       Admitted sameId = byId.putIfAbsent(id, a);
       if (sameId != null) {
-        throw Conflicts.conflict(
-            "duplicate built-in contribution id `" + id + "`",
-            sameId.contribution().getClass().getName(),
-            type);
+        throw duplicateId(id, sameId.contribution(), c);
       }
       Admitted sameProvider = byProvider.putIfAbsent(providerId, a);
       if (sameProvider != null) {
@@ -80,5 +70,28 @@ final class ContributionAdmission {
       admitted.add(a);
     }
     return admitted;
+  }
+
+  /** Returns the contribution's id, or fails with {@code CONTRIBUTION_FAILED} if it cannot. */
+  static String reportedId(BuiltinContribution c) {
+    try {
+      return Objects.requireNonNull(c.id(), "id()");
+    } catch (RuntimeException | LinkageError | AssertionError e) {
+      throw Conflicts.contributionFailed(
+          "built-in contribution "
+              + c.getClass().getName()
+              + " failed to report its id: "
+              + Conflicts.describe(e),
+          e);
+    }
+  }
+
+  /** Two contributions reporting one id, named by their classes. */
+  static LoopxException duplicateId(
+      String id, BuiltinContribution earlier, BuiltinContribution later) {
+    return Conflicts.conflict(
+        "duplicate built-in contribution id `" + id + "`",
+        earlier.getClass().getName(),
+        later.getClass().getName());
   }
 }

@@ -84,12 +84,7 @@ public final class RegistryAssembly {
 
   /** Adds a built-in contribution; contributions register in the order added. Returns this. */
   public RegistryAssembly addBuiltin(BuiltinContribution contribution) {
-    Objects.requireNonNull(contribution, "contribution");
-    synchronized (lock) {
-      requireOpen("add a built-in contribution");
-      contributions.add(contribution);
-    }
-    return this;
+    return add(contributions, contribution, "contribution", "add a built-in contribution");
   }
 
   /** Adds built-in contributions in list order. Returns this. */
@@ -100,20 +95,22 @@ public final class RegistryAssembly {
 
   /** Adds a declaration-only manifest; they compose in the order added. Returns this. */
   public RegistryAssembly declare(ExtensionManifest manifest) {
-    Objects.requireNonNull(manifest, "manifest");
-    synchronized (lock) {
-      requireOpen("declare an extension manifest");
-      declared.add(manifest);
-    }
-    return this;
+    return add(declared, manifest, "manifest", "declare an extension manifest");
   }
 
   /** Adds an installed extension; they compose sorted by id. Returns this. */
   public RegistryAssembly install(InstalledExtension extension) {
-    Objects.requireNonNull(extension, "extension");
+    return add(installed, extension, "extension", "add an installed extension");
+  }
+
+  /**
+   * Records one input in {@code inputs} (a list guarded by the lock) while the assembly is open.
+   */
+  private <T> RegistryAssembly add(List<T> inputs, T input, String name, String action) {
+    Objects.requireNonNull(input, name);
     synchronized (lock) {
-      requireOpen("add an installed extension");
-      installed.add(extension);
+      requireOpen(action);
+      inputs.add(input);
     }
     return this;
   }
