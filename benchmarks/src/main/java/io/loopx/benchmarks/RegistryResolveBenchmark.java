@@ -25,11 +25,12 @@ import org.openjdk.jmh.annotations.State;
  * RegistryFixtures}), built once through the public {@link RegistryAssembly} API.
  *
  * <p>Measured: {@link CapabilityRegistry#resolve(CapabilityId, ProtocolId)} returning the {@link
- * Resolution.Resolved} outcome (capability lookup, implementations of the capability, provider
- * readiness and API compatibility, protocol match, ambiguity check). Baseline: {@link HashMap#get}
- * on a map from a {@code (CapabilityId, ProtocolId)} record key to the same registrations. Both
- * sides look up the same rotating sequence of 1,024 existing keys, whose id strings are fresh
- * copies (equal, not identical, as in a caller's request). Target ratio: at most 2.
+ * Resolution.ResolvedCapability} outcome (capability lookup, implementations of the capability,
+ * provider readiness and API compatibility, protocol match, ambiguity check). Baseline: {@link
+ * HashMap#get} on a map from a {@code (CapabilityId, ProtocolId)} record key to the same
+ * registrations. Both sides look up the same rotating sequence of 1,024 existing keys, whose id
+ * strings are fresh copies (equal, not identical, as in a caller's request). Target ratio: at most
+ * 2.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

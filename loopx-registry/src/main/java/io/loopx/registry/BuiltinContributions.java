@@ -76,23 +76,10 @@ public final class BuiltinContributions {
     Map<String, BuiltinContribution> byId = new LinkedHashMap<>();
     for (ServiceLoader.Provider<BuiltinContribution> p : list(discovered)) {
       BuiltinContribution c = instantiate(p);
-      String id;
-      try {
-        id = Objects.requireNonNull(c.id(), "id()");
-      } catch (RuntimeException | LinkageError | AssertionError e) {
-        throw Conflicts.contributionFailed(
-            "built-in contribution "
-                + c.getClass().getName()
-                + " failed to report its id: "
-                + Conflicts.describe(e),
-            e);
-      }
+      String id = ContributionAdmission.reportedId(c);
       BuiltinContribution earlier = byId.putIfAbsent(id, c);
       if (earlier != null) {
-        throw Conflicts.conflict(
-            "duplicate built-in contribution id `" + id + "`",
-            earlier.getClass().getName(),
-            c.getClass().getName());
+        throw ContributionAdmission.duplicateId(id, earlier, c);
       }
     }
     List<BuiltinContribution> selected = new ArrayList<>();

@@ -2,26 +2,19 @@ package io.loopx.registry;
 
 import io.loopx.api.CapabilityId;
 import io.loopx.api.ErrorKind;
-import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.api.ProtocolId;
-import io.loopx.api.ProviderId;
 import io.loopx.api.manifest.ExtensionManifest;
-import io.loopx.api.manifest.Implementation;
 import io.loopx.api.manifest.ProvidedCapability;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.api.spi.BuiltinProvider;
 import io.loopx.api.spi.Origin;
 import io.loopx.api.spi.ProviderState;
+import io.loopx.registry.ContributionAdmission.Admitted;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -66,9 +59,6 @@ import org.jspecify.annotations.Nullable;
  * and the runtime; not for subclassing.
  */
 public final class RegistryAssembly {
-  private static final Pattern CONTRIBUTION_ID = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
-  private static final int CONTRIBUTION_ID_MAX = 48;
-
   private enum Phase {
     OPEN,
     ASSEMBLING,
@@ -85,24 +75,16 @@ public final class RegistryAssembly {
   private final List<ExtensionManifest> declared = new ArrayList<>();
   private final List<InstalledExtension> installed = new ArrayList<>();
   private final List<BoundContext> contexts = new ArrayList<>();
-  private final Map<ProviderId, ProviderEntry> builtinProviders = new LinkedHashMap<>();
-  private final Map<CapabilityId, CapabilityEntry> stagedCapabilities = new LinkedHashMap<>();
-  private final Map<List<Object>, ImplementationEntry> stagedImplementations =
-      new LinkedHashMap<>();
+  private final BuiltinStaging staging = new BuiltinStaging();
   private @Nullable LoopxException recordedFailure;
 
   RegistryAssembly(String libraryVersion) {
-    this.libraryVersion = CapabilityRegistry.checkVersion(libraryVersion);
+    this.libraryVersion = SealChecks.checkVersion(libraryVersion);
   }
 
   /** Adds a built-in contribution; contributions register in the order added. Returns this. */
   public RegistryAssembly addBuiltin(BuiltinContribution contribution) {
-    Objects.requireNonNull(contribution, "contribution");
-    synchronized (lock) {
-      requireOpen("add a built-in contribution");
-      contributions.add(contribution);
-    }
-    return this;
+    return add(contributions, contribution, "contribution", "add a built-in contribution");
   }
 
   /** Adds built-in contributions in list order. Returns this. */
@@ -113,20 +95,22 @@ public final class RegistryAssembly {
 
   /** Adds a declaration-only manifest; they compose in the order added. Returns this. */
   public RegistryAssembly declare(ExtensionManifest manifest) {
-    Objects.requireNonNull(manifest, "manifest");
-    synchronized (lock) {
-      requireOpen("declare an extension manifest");
-      declared.add(manifest);
-    }
-    return this;
+    return add(declared, manifest, "manifest", "declare an extension manifest");
   }
 
   /** Adds an installed extension; they compose sorted by id. Returns this. */
   public RegistryAssembly install(InstalledExtension extension) {
-    Objects.requireNonNull(extension, "extension");
+    return add(installed, extension, "extension", "add an installed extension");
+  }
+
+  /**
+   * Records one input in {@code inputs} (a list guarded by the lock) while the assembly is open.
+   */
+  private <T> RegistryAssembly add(List<T> inputs, T input, String name, String action) {
+    Objects.requireNonNull(input, name);
     synchronized (lock) {
-      requireOpen("add an installed extension");
-      installed.add(extension);
+      requireOpen(action);
+      inputs.add(input);
     }
     return this;
   }
@@ -156,9 +140,7 @@ public final class RegistryAssembly {
         phase = sealed ? Phase.SEALED : Phase.DISCARDED;
         contexts.forEach(BoundContext::close);
         contexts.clear();
-        builtinProviders.clear();
-        stagedCapabilities.clear();
-        stagedImplementations.clear();
+        staging.clear();
       }
     }
   }
@@ -176,13 +158,11 @@ public final class RegistryAssembly {
     }
   }
 
-  private record Admitted(BuiltinContribution contribution, String id, ProviderId providerId) {}
-
   private CapabilityRegistry assemble(
       List<BuiltinContribution> contributionsCopy,
       List<ExtensionManifest> declaredCopy,
       List<InstalledExtension> installedCopy) {
-    List<Admitted> admitted = admit(contributionsCopy);
+    List<Admitted> admitted = ContributionAdmission.admit(contributionsCopy);
     for (Admitted a : admitted) {
       ProviderEntry provider =
           new ProviderEntry(
@@ -193,7 +173,7 @@ public final class RegistryAssembly {
               Optional.empty(),
               Optional.of(a.id()));
       synchronized (lock) {
-        builtinProviders.put(a.providerId(), provider);
+        staging.addProvider(provider);
       }
     }
     for (Admitted a : admitted) {
@@ -203,68 +183,13 @@ public final class RegistryAssembly {
     ArrayList<CapabilityEntry> capabilities;
     ArrayList<ImplementationEntry> implementations;
     synchronized (lock) {
-      providers = new ArrayList<>(builtinProviders.values());
-      capabilities = new ArrayList<>(stagedCapabilities.values());
-      implementations = new ArrayList<>(stagedImplementations.values());
+      providers = staging.providers();
+      capabilities = staging.capabilities();
+      implementations = staging.implementations();
     }
-    composeExtensions(declaredCopy, installedCopy, providers, capabilities, implementations);
+    ExtensionComposition.compose(
+        declaredCopy, installedCopy, providers, capabilities, implementations);
     return CapabilityRegistry.of(libraryVersion, providers, capabilities, implementations);
-  }
-
-  private static List<Admitted> admit(List<BuiltinContribution> contributionsCopy) {
-    List<Admitted> admitted = new ArrayList<>();
-    Map<String, Admitted> byId = new HashMap<>();
-    Map<ProviderId, Admitted> byProvider = new HashMap<>();
-    for (BuiltinContribution c : contributionsCopy) {
-      String type = c.getClass().getName();
-      String id;
-      try {
-        id = Objects.requireNonNull(c.id(), "id()");
-      } catch (RuntimeException | LinkageError | AssertionError e) {
-        throw Conflicts.contributionFailed(
-            "built-in contribution " + type + " failed to report its id: " + Conflicts.describe(e),
-            e);
-      }
-      if (id.isEmpty()
-          || id.length() > CONTRIBUTION_ID_MAX
-          || !CONTRIBUTION_ID.matcher(id).matches()) {
-        throw new LoopxException(
-            ErrorKind.CONTRIBUTION_FAILED,
-            "built-in contribution "
-                + type
-                + " has an invalid id `"
-                + id
-                + "`: must be 1..48 characters of lower-kebab-case");
-      }
-      ProviderId providerId;
-      try {
-        providerId = Objects.requireNonNull(c.providerId(), "providerId()");
-      } catch (RuntimeException | LinkageError | AssertionError e) {
-        throw Conflicts.contributionFailed(
-            "built-in contribution `"
-                + id
-                + "` failed to report its provider id: "
-                + Conflicts.describe(e),
-            e);
-      }
-      Admitted a = new Admitted(c, id, providerId);
-      Admitted sameId = byId.putIfAbsent(id, a);
-      if (sameId != null) {
-        throw Conflicts.conflict(
-            "duplicate built-in contribution id `" + id + "`",
-            sameId.contribution().getClass().getName(),
-            type);
-      }
-      Admitted sameProvider = byProvider.putIfAbsent(providerId, a);
-      if (sameProvider != null) {
-        throw Conflicts.conflict(
-            "duplicate provider `" + providerId + "`",
-            "built-in contribution `" + sameProvider.id() + "`",
-            "built-in contribution `" + id + "`");
-      }
-      admitted.add(a);
-    }
-    return admitted;
   }
 
   private void runRegistration(Admitted a) {
@@ -310,24 +235,9 @@ public final class RegistryAssembly {
     synchronized (lock) {
       requireWritable(context);
       Objects.requireNonNull(capability, "capability");
-      CapabilityEntry entry = new CapabilityEntry(capability, Origin.BUILTIN, context.providerId());
-      CapabilityEntry earlier = stagedCapabilities.putIfAbsent(capability.id(), entry);
-      if (earlier == null) {
-        return;
-      }
-      if (!earlier.providerId().equals(context.providerId())) {
-        throw record(
-            Conflicts.conflict(
-                "duplicate capability `" + capability.id() + "`",
-                builtinProviders.get(earlier.providerId()).describe(),
-                builtinProviders.get(context.providerId()).describe()));
-      }
-      if (!earlier.equals(entry)) {
-        throw record(
-            Conflicts.conflict(
-                "conflicting capability `" + capability.id() + "`",
-                builtinProviders.get(context.providerId()).describe(),
-                "the same provider with a different descriptor"));
+      LoopxException conflict = staging.capability(context.providerId(), capability);
+      if (conflict != null) {
+        throw record(conflict);
       }
     }
   }
@@ -343,24 +253,10 @@ public final class RegistryAssembly {
       Objects.requireNonNull(capabilityId, "capabilityId");
       Objects.requireNonNull(protocol, "protocol");
       Objects.requireNonNull(handler, "provider");
-      List<Object> key = List.of(capabilityId, context.providerId());
-      ImplementationEntry entry =
-          new ImplementationEntry(
-              capabilityId, protocol, context.providerId(), Optional.of(handler));
-      ImplementationEntry earlier = stagedImplementations.putIfAbsent(key, entry);
-      if (earlier == null) {
-        return;
-      }
-      if (!earlier.protocol().equals(protocol) || earlier.inProcess().orElseThrow() != handler) {
-        String what =
-            earlier.protocol().equals(protocol)
-                ? "another in-process provider for protocol `" + protocol + "`"
-                : "protocol `" + protocol + "` instead of `" + earlier.protocol() + "`";
-        throw record(
-            Conflicts.conflict(
-                "duplicate implementation of capability `" + capabilityId + "`",
-                builtinProviders.get(context.providerId()).describe(),
-                "the same provider with " + what));
+      LoopxException conflict =
+          staging.implementation(context.providerId(), capabilityId, protocol, handler);
+      if (conflict != null) {
+        throw record(conflict);
       }
     }
   }
@@ -391,85 +287,5 @@ public final class RegistryAssembly {
       recordedFailure = e;
     }
     return e;
-  }
-
-  private void composeExtensions(
-      List<ExtensionManifest> declaredCopy,
-      List<InstalledExtension> installedCopy,
-      ArrayList<ProviderEntry> providers,
-      ArrayList<CapabilityEntry> capabilities,
-      ArrayList<ImplementationEntry> implementations) {
-    Map<ExtensionId, ExtensionManifest> declaredById = new LinkedHashMap<>();
-    for (ExtensionManifest m : declaredCopy) {
-      ExtensionManifest earlier = declaredById.putIfAbsent(m.id(), m);
-      if (earlier != null && !earlier.equals(m)) {
-        throw Conflicts.conflict(
-            "duplicate provider `" + m.id() + "`",
-            "declared extension manifest revision " + earlier.revision(),
-            "declared extension manifest revision " + m.revision());
-      }
-    }
-    Map<ExtensionId, InstalledExtension> installedById = new TreeMap<>();
-    for (InstalledExtension e : installedCopy) {
-      InstalledExtension earlier = installedById.putIfAbsent(e.manifest().id(), e);
-      if (earlier != null && !earlier.equals(e)) {
-        throw Conflicts.conflict(
-            "duplicate provider `" + e.manifest().id() + "`", describe(earlier), describe(e));
-      }
-    }
-    installedById.keySet().forEach(declaredById::remove);
-
-    // Duplicate providers and capabilities (also against the built-ins) are detected once, by the
-    // final integrity check of CapabilityRegistry.of, with the same messages.
-    List<ProviderEntry> extensionProviders = new ArrayList<>();
-    for (ExtensionManifest m : declaredById.values()) {
-      extensionProviders.add(extensionProvider(m, ProviderState.DECLARED_ONLY));
-    }
-    for (InstalledExtension e : installedById.values()) {
-      boolean compatible = e.manifest().requiresLoopxApi().admitsCurrent();
-      extensionProviders.add(
-          extensionProvider(
-              e.manifest(), ProviderState.installed(e.enabled(), e.ready() && compatible)));
-    }
-    int provided = 0;
-    int implemented = 0;
-    for (ProviderEntry p : extensionProviders) {
-      provided += p.manifest().orElseThrow().provides().size();
-      implemented += p.manifest().orElseThrow().implementations().size();
-    }
-    providers.ensureCapacity(providers.size() + extensionProviders.size());
-    capabilities.ensureCapacity(capabilities.size() + provided);
-    implementations.ensureCapacity(implementations.size() + implemented);
-    for (ProviderEntry p : extensionProviders) {
-      providers.add(p);
-      ExtensionManifest m = p.manifest().orElseThrow();
-      for (ProvidedCapability c : m.provides()) {
-        capabilities.add(new CapabilityEntry(c, Origin.EXTENSION, p.id()));
-      }
-      for (Implementation i : m.implementations()) {
-        implementations.add(
-            new ImplementationEntry(i.capabilityId(), i.protocol(), p.id(), Optional.empty()));
-      }
-    }
-  }
-
-  private static ProviderEntry extensionProvider(ExtensionManifest m, ProviderState state) {
-    return new ProviderEntry(
-        ProviderId.of(m.id()),
-        Origin.EXTENSION,
-        state,
-        m.version(),
-        Optional.of(m),
-        Optional.empty());
-  }
-
-  private static String describe(InstalledExtension e) {
-    return "installed extension manifest revision "
-        + e.manifest().revision()
-        + " (enabled="
-        + e.enabled()
-        + ", ready="
-        + e.ready()
-        + ")";
   }
 }

@@ -13,7 +13,7 @@ import java.util.Objects;
 
 /**
  * The typed outcome of resolving a (capability, protocol) pair, optionally with a caller-named
- * provider, against one registry generation: {@link Resolved} or one {@link Failure}.
+ * provider, against one registry generation: {@link ResolvedCapability} or one {@link Failure}.
  *
  * <p>Candidates are ready providers only: built-in in-process providers and installed extensions
  * that are enabled, doctor-fresh and API-compatible, with an implementation of exactly this
@@ -23,7 +23,7 @@ import java.util.Objects;
  * <p>Immutable values produced by {@link CapabilityRegistry#resolve}; safe to share between
  * threads. Never null, and no component is null. Not implemented outside LoopX (sealed).
  */
-public sealed interface Resolution permits Resolution.Resolved, Resolution.Failure {
+public sealed interface Resolution permits Resolution.ResolvedCapability, Resolution.Failure {
 
   /** Returns the requested capability. */
   CapabilityId capabilityId();
@@ -31,13 +31,13 @@ public sealed interface Resolution permits Resolution.Resolved, Resolution.Failu
   /** Returns the requested protocol. */
   ProtocolId protocol();
 
-  /** Returns whether this outcome is {@link Resolved}. */
+  /** Returns whether this outcome is {@link ResolvedCapability}. */
   default boolean isResolved() {
-    return this instanceof Resolved;
+    return this instanceof ResolvedCapability;
   }
 
   /** Returns this outcome if resolved, else throws the failure's {@link Failure#toException()}. */
-  Resolved orElseThrow();
+  ResolvedCapability orElseThrow();
 
   /**
    * Exactly one ready provider implements the capability with the protocol.
@@ -47,14 +47,14 @@ public sealed interface Resolution permits Resolution.Resolved, Resolution.Failu
    * @param provider the selected provider
    * @param implementation its implementation (with the in-process handler for a built-in)
    */
-  record Resolved(
+  record ResolvedCapability(
       CapabilityId capabilityId,
       ProtocolId protocol,
       ProviderEntry provider,
       ImplementationEntry implementation)
       implements Resolution {
     /** Rejects nulls. */
-    public Resolved {
+    public ResolvedCapability {
       Objects.requireNonNull(capabilityId, "capabilityId");
       Objects.requireNonNull(protocol, "protocol");
       Objects.requireNonNull(provider, "provider");
@@ -62,7 +62,7 @@ public sealed interface Resolution permits Resolution.Resolved, Resolution.Failu
     }
 
     @Override
-    public Resolved orElseThrow() {
+    public ResolvedCapability orElseThrow() {
       return this;
     }
   }
@@ -90,7 +90,7 @@ public sealed interface Resolution permits Resolution.Resolved, Resolution.Failu
     }
 
     @Override
-    default Resolved orElseThrow() {
+    default ResolvedCapability orElseThrow() {
       throw toException();
     }
   }

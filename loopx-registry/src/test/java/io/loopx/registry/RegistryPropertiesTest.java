@@ -408,7 +408,7 @@ class RegistryPropertiesTest {
                                                 && i.compatible()))
                         .toList();
                 Resolution res = r.resolve(cap("shared"), protocol);
-                if (res instanceof Resolution.Resolved ok) {
+                if (res instanceof Resolution.ResolvedCapability ok) {
                   assertThat(ok.provider().state().ready()).isTrue();
                   assertThat(ok.provider().state().enabled()).isTrue();
                   assertThat(ok.provider().apiCompatible()).isTrue();
@@ -423,12 +423,12 @@ class RegistryPropertiesTest {
                 for (ProviderEntry p : r.providers()) {
                   Resolution named = r.resolve(cap("shared"), protocol, p.id());
                   assertThat(named.isResolved()).isEqualTo(eligible.contains(p.id()));
-                  OptionalResolution opt =
-                      r.resolveOptional(cap("shared"), protocol, Optional.of(p.id()));
+                  ProviderAvailability opt =
+                      r.availability(cap("shared"), protocol, Optional.of(p.id()));
                   assertThat(opt.isReady()).isEqualTo(eligible.contains(p.id()));
                 }
-                OptionalResolution unnamed =
-                    r.resolveOptional(cap("shared"), protocol, Optional.empty());
+                ProviderAvailability unnamed =
+                    r.availability(cap("shared"), protocol, Optional.empty());
                 assertThat(unnamed.isReady()).isEqualTo(eligible.size() == 1);
                 unnamed
                     .resolved()

@@ -62,7 +62,7 @@ class ResolutionTest {
                 implementer("fresh-ext", true, true))
             .seal();
 
-    Resolution.Resolved ok = r.resolve(SP, PROTOCOL).orElseThrow();
+    Resolution.ResolvedCapability ok = r.resolve(SP, PROTOCOL).orElseThrow();
     assertThat(ok.provider().id()).isEqualTo(pid("fresh-ext"));
     assertThat(ok.implementation().protocol()).isEqualTo(PROTOCOL);
     assertThat(ok.implementation().inProcess()).isEmpty();
@@ -78,7 +78,7 @@ class ResolutionTest {
                     "local", "local-memory", ctx -> ctx.addImplementation(SP, PROTOCOL, ECHO)))
             .seal();
 
-    Resolution.Resolved ok = r.resolve(SP, PROTOCOL).orElseThrow();
+    Resolution.ResolvedCapability ok = r.resolve(SP, PROTOCOL).orElseThrow();
     assertThat(ok.provider().id()).isEqualTo(pid("local-memory"));
     ObjectNode request = JsonNodeFactory.instance.objectNode();
     request.putObject("execution_envelope").put("action", "semantic_preference.recall");

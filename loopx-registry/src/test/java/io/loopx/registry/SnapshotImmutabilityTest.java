@@ -160,8 +160,8 @@ class SnapshotImmutabilityTest {
     assertThatThrownBy(() -> amb.providers().clear())
         .isInstanceOf(UnsupportedOperationException.class);
     assertThat(
-            new OptionalResolution(
-                    OptionalStatus.EXTENSION_PROVIDER_NOT_INSTALLED,
+            new ProviderAvailability(
+                    AvailabilityStatus.EXTENSION_PROVIDER_NOT_INSTALLED,
                     CapabilityId.of("x"),
                     PROTOCOL,
                     Optional.empty(),

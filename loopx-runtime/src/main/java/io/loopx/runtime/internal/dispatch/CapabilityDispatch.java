@@ -81,7 +81,7 @@ public final class CapabilityDispatch {
             ? generation.resolve(
                 request.capabilityId(), request.protocol(), request.providerId().get())
             : generation.resolve(request.capabilityId(), request.protocol());
-    Resolution.Resolved resolved = resolution.orElseThrow();
+    Resolution.ResolvedCapability resolved = resolution.orElseThrow();
     ProviderEntry provider = resolved.provider();
     boolean extension = provider.origin() == Origin.EXTENSION;
     Revision revision;

@@ -5,14 +5,13 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The status word of an {@link OptionalResolution} and the {@code next_action} it implies (SPEC
- * §3). See {@link CapabilityRegistry#resolveOptional} for which input condition yields which
- * status.
+ * The status word of a {@link ProviderAvailability} and the {@code next_action} it implies (SPEC
+ * §3). See {@link CapabilityRegistry#availability} for which input condition yields which status.
  *
  * <p>Used by hosts and the runtime, never implemented; immutable and thread-safe. No method returns
  * null.
  */
-public enum OptionalStatus {
+public enum AvailabilityStatus {
   /** Exactly one ready provider was selected; no next action. */
   READY(null),
   /** The named provider is unknown or only declared. */
@@ -37,7 +36,7 @@ public enum OptionalStatus {
 
   private final @Nullable String nextAction;
 
-  OptionalStatus(@Nullable String nextAction) {
+  AvailabilityStatus(@Nullable String nextAction) {
     this.nextAction = nextAction;
   }
 

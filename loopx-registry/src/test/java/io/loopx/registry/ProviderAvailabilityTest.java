@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Each status word of the optional resolution, with its next action and flags. */
-class OptionalResolutionTest {
+class ProviderAvailabilityTest {
   private static final CapabilityId SP = cap("semantic-preference");
 
   private static InstalledExtension implementer(String id, boolean enabled, boolean ready) {
@@ -36,17 +36,17 @@ class OptionalResolutionTest {
     return a.seal();
   }
 
-  private static OptionalResolution unnamed(CapabilityRegistry r) {
-    return r.resolveOptional(SP, PROTOCOL, Optional.empty());
+  private static ProviderAvailability unnamed(CapabilityRegistry r) {
+    return r.availability(SP, PROTOCOL, Optional.empty());
   }
 
-  private static OptionalResolution named(CapabilityRegistry r, String id) {
-    return r.resolveOptional(SP, PROTOCOL, Optional.of(pid(id)));
+  private static ProviderAvailability named(CapabilityRegistry r, String id) {
+    return r.availability(SP, PROTOCOL, Optional.of(pid(id)));
   }
 
   private static void assertStatus(
-      OptionalResolution r,
-      OptionalStatus status,
+      ProviderAvailability r,
+      AvailabilityStatus status,
       String wire,
       String nextAction,
       Boolean installed,
@@ -58,7 +58,7 @@ class OptionalResolutionTest {
     assertThat(r.installed()).isEqualTo(Optional.ofNullable(installed));
     assertThat(r.enabled()).isEqualTo(Optional.ofNullable(enabled));
     assertThat(r.doctorVerified()).isEqualTo(Optional.ofNullable(verified));
-    assertThat(r.resolved().isPresent()).isEqualTo(status == OptionalStatus.READY);
+    assertThat(r.resolved().isPresent()).isEqualTo(status == AvailabilityStatus.READY);
     JsonNode json = r.toJson();
     assertThat(json.get("status").asString()).isEqualTo(wire);
     if (nextAction == null) {
@@ -70,9 +70,9 @@ class OptionalResolutionTest {
 
   @Test
   void readyWhenExactlyOneCandidateIsReady() {
-    OptionalResolution r =
+    ProviderAvailability r =
         unnamed(registry(implementer("fresh", true, true), implementer("off", false, false)));
-    assertStatus(r, OptionalStatus.READY, "ready", null, true, true, true);
+    assertStatus(r, AvailabilityStatus.READY, "ready", null, true, true, true);
     assertThat(r.providerId()).contains(pid("fresh"));
     assertThat(r.resolved().orElseThrow().provider().id()).isEqualTo(pid("fresh"));
     assertThat(r.candidates()).containsExactly(pid("fresh"), pid("off"));
@@ -86,8 +86,9 @@ class OptionalResolutionTest {
                 contribution(
                     "local", "local-memory", ctx -> ctx.addImplementation(SP, PROTOCOL, ECHO)))
             .seal();
-    assertStatus(unnamed(reg), OptionalStatus.READY, "ready", null, true, true, true);
-    assertStatus(named(reg, "local-memory"), OptionalStatus.READY, "ready", null, true, true, true);
+    assertStatus(unnamed(reg), AvailabilityStatus.READY, "ready", null, true, true, true);
+    assertStatus(
+        named(reg, "local-memory"), AvailabilityStatus.READY, "ready", null, true, true, true);
   }
 
   @Test
@@ -111,7 +112,7 @@ class OptionalResolutionTest {
 
     assertStatus(
         named(reg, "nobody"),
-        OptionalStatus.EXTENSION_NOT_INSTALLED,
+        AvailabilityStatus.EXTENSION_NOT_INSTALLED,
         "extension_not_installed",
         "install_extension",
         false,
@@ -119,7 +120,7 @@ class OptionalResolutionTest {
         false);
     assertStatus(
         named(reg, "declared"),
-        OptionalStatus.EXTENSION_NOT_INSTALLED,
+        AvailabilityStatus.EXTENSION_NOT_INSTALLED,
         "extension_not_installed",
         "install_extension",
         false,
@@ -127,7 +128,7 @@ class OptionalResolutionTest {
         false);
     assertStatus(
         named(reg, "other"),
-        OptionalStatus.EXTENSION_INCOMPATIBLE,
+        AvailabilityStatus.EXTENSION_INCOMPATIBLE,
         "extension_incompatible",
         "install_compatible_extension",
         true,
@@ -135,7 +136,7 @@ class OptionalResolutionTest {
         true);
     assertStatus(
         named(reg, "future"),
-        OptionalStatus.EXTENSION_INCOMPATIBLE,
+        AvailabilityStatus.EXTENSION_INCOMPATIBLE,
         "extension_incompatible",
         "install_compatible_extension",
         true,
@@ -143,7 +144,7 @@ class OptionalResolutionTest {
         false);
     assertStatus(
         named(reg, "off"),
-        OptionalStatus.EXTENSION_DISABLED,
+        AvailabilityStatus.EXTENSION_DISABLED,
         "extension_disabled",
         "enable_extension",
         true,
@@ -151,13 +152,13 @@ class OptionalResolutionTest {
         false);
     assertStatus(
         named(reg, "stale"),
-        OptionalStatus.EXTENSION_DOCTOR_NOT_READY,
+        AvailabilityStatus.EXTENSION_DOCTOR_NOT_READY,
         "extension_doctor_not_ready",
         "run_extension_doctor",
         true,
         true,
         false);
-    assertStatus(named(reg, "fresh"), OptionalStatus.READY, "ready", null, true, true, true);
+    assertStatus(named(reg, "fresh"), AvailabilityStatus.READY, "ready", null, true, true, true);
     assertThat(named(reg, "off").providerId()).contains(pid("off"));
   }
 
@@ -165,7 +166,7 @@ class OptionalResolutionTest {
   void singleUnreadyCandidateIsEvaluatedOnItsOwn() {
     assertStatus(
         unnamed(registry(implementer("off", false, false))),
-        OptionalStatus.EXTENSION_DISABLED,
+        AvailabilityStatus.EXTENSION_DISABLED,
         "extension_disabled",
         "enable_extension",
         true,
@@ -173,7 +174,7 @@ class OptionalResolutionTest {
         false);
     assertStatus(
         unnamed(registry(implementer("stale", true, false))),
-        OptionalStatus.EXTENSION_DOCTOR_NOT_READY,
+        AvailabilityStatus.EXTENSION_DOCTOR_NOT_READY,
         "extension_doctor_not_ready",
         "run_extension_doctor",
         true,
@@ -189,7 +190,7 @@ class OptionalResolutionTest {
                         .build(),
                     true,
                     false))),
-        OptionalStatus.EXTENSION_INCOMPATIBLE,
+        AvailabilityStatus.EXTENSION_INCOMPATIBLE,
         "extension_incompatible",
         "install_compatible_extension",
         true,
@@ -199,11 +200,11 @@ class OptionalResolutionTest {
 
   @Test
   void ambiguousWhenSeveralAreReady() {
-    OptionalResolution r =
+    ProviderAvailability r =
         unnamed(registry(implementer("a-ext", true, true), implementer("b-ext", true, true)));
     assertStatus(
         r,
-        OptionalStatus.EXTENSION_PROVIDER_AMBIGUOUS,
+        AvailabilityStatus.EXTENSION_PROVIDER_AMBIGUOUS,
         "extension_provider_ambiguous",
         "select_extension_id",
         true,
@@ -221,23 +222,23 @@ class OptionalResolutionTest {
             .install(implementer("wrong-protocol", true, true))
             .seal();
     assertStatus(
-        reg.resolveOptional(SP, OTHER_PROTOCOL, Optional.empty()),
-        OptionalStatus.EXTENSION_PROVIDER_NOT_INSTALLED,
+        reg.availability(SP, OTHER_PROTOCOL, Optional.empty()),
+        AvailabilityStatus.EXTENSION_PROVIDER_NOT_INSTALLED,
         "extension_provider_not_installed",
         "install_or_select_extension",
         false,
         false,
         false);
     // an unknown capability is never an exception here
-    assertThat(reg.resolveOptional(cap("unknown-cap"), PROTOCOL, Optional.empty()).status())
-        .isEqualTo(OptionalStatus.EXTENSION_PROVIDER_NOT_INSTALLED);
+    assertThat(reg.availability(cap("unknown-cap"), PROTOCOL, Optional.empty()).status())
+        .isEqualTo(AvailabilityStatus.EXTENSION_PROVIDER_NOT_INSTALLED);
   }
 
   @Test
   void providerNotReadyWhenSeveralCandidatesAndNoneReady() {
     assertStatus(
         unnamed(registry(implementer("off", false, false), implementer("stale", true, false))),
-        OptionalStatus.EXTENSION_PROVIDER_NOT_READY,
+        AvailabilityStatus.EXTENSION_PROVIDER_NOT_READY,
         "extension_provider_not_ready",
         "select_or_repair_extension",
         true,
@@ -245,7 +246,7 @@ class OptionalResolutionTest {
         false);
     assertStatus(
         unnamed(registry(implementer("off-a", false, false), implementer("off-b", false, false))),
-        OptionalStatus.EXTENSION_PROVIDER_NOT_READY,
+        AvailabilityStatus.EXTENSION_PROVIDER_NOT_READY,
         "extension_provider_not_ready",
         "select_or_repair_extension",
         true,
@@ -255,11 +256,11 @@ class OptionalResolutionTest {
 
   @Test
   void stateUnavailableComesFromTheCaller() {
-    OptionalResolution r =
-        OptionalResolution.stateUnavailable(SP, PROTOCOL, Optional.of(ProviderId.of("some-ext")));
+    ProviderAvailability r =
+        ProviderAvailability.stateUnavailable(SP, PROTOCOL, Optional.of(ProviderId.of("some-ext")));
     assertStatus(
         r,
-        OptionalStatus.EXTENSION_STATE_UNAVAILABLE,
+        AvailabilityStatus.EXTENSION_STATE_UNAVAILABLE,
         "extension_state_unavailable",
         "repair_extension_state",
         null,
@@ -273,7 +274,7 @@ class OptionalResolutionTest {
 
   @Test
   void everyStatusHasTheSpecNextAction() {
-    assertThat(List.of(OptionalStatus.values()))
+    assertThat(List.of(AvailabilityStatus.values()))
         .extracting(s -> s.wireName() + "=" + s.nextAction().orElse("null"))
         .containsExactly(
             "ready=null",
@@ -291,8 +292,8 @@ class OptionalResolutionTest {
   void resolvedMustMatchStatus() {
     assertThatThrownBy(
             () ->
-                new OptionalResolution(
-                    OptionalStatus.READY,
+                new ProviderAvailability(
+                    AvailabilityStatus.READY,
                     SP,
                     PROTOCOL,
                     Optional.empty(),

@@ -12,10 +12,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The outcome of an optional resolution: a capability that works without an extension asks whether
- * one is ready, and gets a status word and a {@code next_action} instead of an exception. Produced
- * by {@link CapabilityRegistry#resolveOptional} or, when the activation state could not be read, by
- * {@link #stateUnavailable}.
+ * Whether an optional provider is available: a capability that works without an extension asks
+ * whether one is ready, and gets a status word and a {@code next_action} instead of an exception
+ * (SPEC §3 "optional resolution"). Produced by {@link CapabilityRegistry#availability} or, when the
+ * activation state could not be read, by {@link #stateUnavailable}.
  *
  * <p>The three flags mirror the readiness report of the selected provider (or, when none was
  * singled out, of the candidates as a group); they are empty when the state is unavailable.
@@ -33,8 +33,8 @@ import tools.jackson.databind.node.ObjectNode;
  * @param doctorVerified whether the provider is ready (enabled and doctor-fresh)
  * @param resolved the resolved provider and implementation; present exactly when {@code READY}
  */
-public record OptionalResolution(
-    OptionalStatus status,
+public record ProviderAvailability(
+    AvailabilityStatus status,
     CapabilityId capabilityId,
     ProtocolId protocol,
     Optional<ProviderId> providerId,
@@ -42,10 +42,10 @@ public record OptionalResolution(
     Optional<Boolean> installed,
     Optional<Boolean> enabled,
     Optional<Boolean> doctorVerified,
-    Optional<Resolution.Resolved> resolved) {
+    Optional<Resolution.ResolvedCapability> resolved) {
 
   /** Rejects nulls, copies the list, and checks that {@code resolved} is present iff ready. */
-  public OptionalResolution {
+  public ProviderAvailability {
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(capabilityId, "capabilityId");
     Objects.requireNonNull(protocol, "protocol");
@@ -55,7 +55,7 @@ public record OptionalResolution(
     Objects.requireNonNull(enabled, "enabled");
     Objects.requireNonNull(doctorVerified, "doctorVerified");
     Objects.requireNonNull(resolved, "resolved");
-    if (resolved.isPresent() != (status == OptionalStatus.READY)) {
+    if (resolved.isPresent() != (status == AvailabilityStatus.READY)) {
       throw new InvalidValueException(
           "optional resolution", status.wireName(), "resolved must be present exactly when ready");
     }
@@ -69,10 +69,10 @@ public record OptionalResolution(
    * @param protocol the requested protocol
    * @param providerId the provider the caller named, if any
    */
-  public static OptionalResolution stateUnavailable(
+  public static ProviderAvailability stateUnavailable(
       CapabilityId capabilityId, ProtocolId protocol, Optional<ProviderId> providerId) {
-    return new OptionalResolution(
-        OptionalStatus.EXTENSION_STATE_UNAVAILABLE,
+    return new ProviderAvailability(
+        AvailabilityStatus.EXTENSION_STATE_UNAVAILABLE,
         capabilityId,
         protocol,
         providerId,
@@ -85,7 +85,7 @@ public record OptionalResolution(
 
   /** Returns whether the status is {@code ready}. */
   public boolean isReady() {
-    return status == OptionalStatus.READY;
+    return status == AvailabilityStatus.READY;
   }
 
   /** Returns the {@code next_action} word; empty when ready. */
