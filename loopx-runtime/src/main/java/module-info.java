@@ -1,7 +1,8 @@
 /**
  * Everything in LoopX that touches the world: manifest loading, durable activation state, runtime
- * identity and doctor, the lifecycle state machine, the bounded process runner, governed dispatch
- * and the scaffold.
+ * identity and doctor, the lifecycle state machine, the bounded process runner and governed
+ * dispatch. The project generator ({@code extension init}) is its own module, {@code
+ * io.loopx.scaffold}.
  */
 @org.jspecify.annotations.NullMarked
 module io.loopx.runtime {
@@ -21,5 +22,4 @@ module io.loopx.runtime {
   exports io.loopx.runtime.envelope;
   exports io.loopx.runtime.run;
   exports io.loopx.runtime.dispatch;
-  exports io.loopx.runtime.scaffold;
 }
