@@ -1,7 +1,8 @@
 /**
  * Everything in LoopX that touches the world: manifest loading, durable activation state, runtime
- * identity and doctor, the lifecycle state machine, the bounded process runner, governed dispatch
- * and the scaffold.
+ * identity and doctor, the lifecycle state machine, the bounded process runner and governed
+ * dispatch. The project generator ({@code extension init}) is its own module, {@code
+ * io.loopx.scaffold}.
  */
 @org.jspecify.annotations.NullMarked
 module io.loopx.runtime {
@@ -17,7 +18,6 @@ module io.loopx.runtime {
   exports io.loopx.runtime.manifest;
   exports io.loopx.runtime.process;
   exports io.loopx.runtime.run;
-  exports io.loopx.runtime.scaffold;
   exports io.loopx.runtime.state;
   // Internals the testkit's fakes and contract kit drive; no host depends on them.
   exports io.loopx.runtime.internal.envelope to

@@ -7,6 +7,7 @@
 module io.loopx.samples.cli {
   requires static org.jspecify;
   requires io.loopx.runtime;
+  requires io.loopx.scaffold;
   requires info.picocli;
 
   // picocli injects options into the command objects reflectively.

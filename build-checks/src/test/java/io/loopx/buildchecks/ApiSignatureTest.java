@@ -14,7 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ApiSignatureTest {
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"loopx-api", "loopx-registry", "loopx-runtime", "loopx-testkit"})
+  @ValueSource(
+      strings = {"loopx-api", "loopx-registry", "loopx-runtime", "loopx-testkit", "loopx-scaffold"})
   void apiSignatureFileMatchesTheCompiledModule(String artifactId) {
     LibraryModule module = LibraryModule.named(artifactId);
     Optional<String> failure =

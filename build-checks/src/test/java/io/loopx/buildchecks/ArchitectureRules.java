@@ -50,6 +50,7 @@ final class ArchitectureRules {
   static final String REGISTRY = "io.loopx.registry..";
   static final String RUNTIME = "io.loopx.runtime..";
   static final String TESTKIT = "io.loopx.testkit..";
+  static final String SCAFFOLD = "io.loopx.scaffold..";
 
   private ArchitectureRules() {}
 
@@ -101,15 +102,19 @@ final class ArchitectureRules {
         .allowEmptyShould(true);
   }
 
-  /** The runtime never depends on the testkit (dependencies point down only). */
-  static ArchRule runtimeDoesNotDependOnTestkit(String runtime, String testkit) {
+  /**
+   * The runtime never depends on the modules above it, the testkit and the scaffold (dependencies
+   * point down only).
+   */
+  static ArchRule runtimeDoesNotDependOnHigherModules(
+      String runtime, String... higherLoopxModules) {
     return noClasses()
         .that()
         .resideInAPackage(runtime)
         .should()
         .dependOnClassesThat()
-        .resideInAPackage(testkit)
-        .because("loopx-testkit sits above loopx-runtime")
+        .resideInAnyPackage(higherLoopxModules)
+        .because("loopx-testkit and loopx-scaffold sit above loopx-runtime")
         .allowEmptyShould(true);
   }
 

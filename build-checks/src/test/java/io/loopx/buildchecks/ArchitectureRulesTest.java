@@ -67,7 +67,7 @@ class ArchitectureRulesTest {
   @Test
   void runtimeRuleRefusesTheTestkit() {
     EvaluationResult result =
-        ArchitectureRules.runtimeDoesNotDependOnTestkit(RUNTIME, TESTKIT).evaluate(fixtures);
+        ArchitectureRules.runtimeDoesNotDependOnHigherModules(RUNTIME, TESTKIT).evaluate(fixtures);
 
     assertThat(result.getFailureReport().getDetails())
         .isNotEmpty()

@@ -28,7 +28,11 @@ class ArchitectureTest {
         new ClassFileImporter()
             .withImportOption(new ImportOption.DoNotIncludeTests())
             .importPackages(
-                "io.loopx.api", "io.loopx.registry", "io.loopx.runtime", "io.loopx.testkit");
+                "io.loopx.api",
+                "io.loopx.registry",
+                "io.loopx.runtime",
+                "io.loopx.testkit",
+                "io.loopx.scaffold");
   }
 
   @Test
@@ -46,21 +50,25 @@ class ArchitectureTest {
             ArchitectureRules.API,
             ArchitectureRules.REGISTRY,
             ArchitectureRules.RUNTIME,
-            ArchitectureRules.TESTKIT)
+            ArchitectureRules.TESTKIT,
+            ArchitectureRules.SCAFFOLD)
         .check(production);
   }
 
   @Test
   void registryIsPureAndInMemory() {
     ArchitectureRules.registryIsPureAndInMemory(
-            ArchitectureRules.REGISTRY, ArchitectureRules.RUNTIME, ArchitectureRules.TESTKIT)
+            ArchitectureRules.REGISTRY,
+            ArchitectureRules.RUNTIME,
+            ArchitectureRules.TESTKIT,
+            ArchitectureRules.SCAFFOLD)
         .check(production);
   }
 
   @Test
-  void runtimeDoesNotDependOnTestkit() {
-    ArchitectureRules.runtimeDoesNotDependOnTestkit(
-            ArchitectureRules.RUNTIME, ArchitectureRules.TESTKIT)
+  void runtimeDoesNotDependOnTestkitNorScaffold() {
+    ArchitectureRules.runtimeDoesNotDependOnHigherModules(
+            ArchitectureRules.RUNTIME, ArchitectureRules.TESTKIT, ArchitectureRules.SCAFFOLD)
         .check(production);
   }
 

@@ -1,6 +1,6 @@
 package io.loopx.samples.cli;
 
-import io.loopx.runtime.scaffold.Scaffold;
+import io.loopx.scaffold.Scaffold;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;

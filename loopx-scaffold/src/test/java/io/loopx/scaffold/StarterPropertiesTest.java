@@ -1,4 +1,4 @@
-package io.loopx.runtime.scaffold;
+package io.loopx.scaffold;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,7 +9,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.LaunchTarget;
-import io.loopx.runtime.internal.manifest.ManifestLoader;
+import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +30,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class StarterPropertiesTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();
-  private static final ManifestLoader LOADER = new ManifestLoader();
 
   /** JLS 17 §3.9 keywords and the literals, written out independently of {@link Starter}. */
   private static final Set<String> KEYWORDS =
@@ -149,8 +148,7 @@ class StarterPropertiesTest {
               text.forEach((path, content) -> assertThat(content).as(path).doesNotContain("{{"));
 
               ExtensionManifest manifest =
-                  LOADER
-                      .parse(
+                  LoadedManifest.parse(
                           text.get("extension.toml").getBytes(UTF_8),
                           "starter",
                           Path.of("/starter").toAbsolutePath())

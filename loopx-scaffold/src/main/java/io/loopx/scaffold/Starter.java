@@ -1,4 +1,4 @@
-package io.loopx.runtime.scaffold;
+package io.loopx.scaffold;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.ProtocolId;

@@ -1,4 +1,4 @@
-package io.loopx.runtime.scaffold;
+package io.loopx.scaffold;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,4 +1,4 @@
-package io.loopx.runtime.scaffold;
+package io.loopx.scaffold;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.loopx.runtime.scaffold;
+package io.loopx.scaffold;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,7 +12,6 @@ import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.internal.manifest.ManifestLoader;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -217,7 +216,7 @@ class ScaffoldTest {
     init(ID, Mode.EXECUTE);
     Path dest = work.resolve("packages/loopx-example");
 
-    LoadedManifest loaded = new ManifestLoader().load(dest.resolve("extension.toml"));
+    LoadedManifest loaded = LoadedManifest.load(dest.resolve("extension.toml"));
 
     ExtensionManifest m = loaded.manifest();
     assertThat(m.id().value()).isEqualTo(ID);
@@ -299,7 +298,7 @@ class ScaffoldTest {
     Scaffold.init(ID, Optional.empty(), Optional.of("12.0.345"), work, Mode.EXECUTE);
     Path dest = work.resolve("packages/loopx-example");
 
-    assertThat(new ManifestLoader().load(dest.resolve("extension.toml")).manifest().version())
+    assertThat(LoadedManifest.load(dest.resolve("extension.toml")).manifest().version())
         .isEqualTo("12.0.345");
     assertThat(Files.readString(dest.resolve("pom.xml"))).contains("<version>12.0.345</version>");
   }
