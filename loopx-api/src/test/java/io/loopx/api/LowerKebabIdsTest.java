@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.quicktheories.core.Gen;
 
-/** {@link ExtensionId} and {@link CapabilityId} share the lower-kebab grammar of SPEC §1. */
+/** {@link ExtensionId} and {@link CapabilityId} share the lower-kebab grammar of docs/contract/grammars.md. */
 class LowerKebabIdsTest {
 
   static Stream<Arguments> grammars() {

@@ -18,7 +18,7 @@ import tools.jackson.databind.node.ObjectNode;
  * RegistryAssembly}. A change (install, enable, doctor, ...) builds a new generation; see {@link
  * RegistryHolder}.
  *
- * <p><b>Order</b> (deterministic, SPEC §3 "Composition order"): providers and capabilities list
+ * <p><b>Order</b> (deterministic, docs/contract/registry.md "Composition order"): providers and capabilities list
  * built-ins first, in registration order (contributions in the order added, capabilities in the
  * order each contribution registered them), then declaration-only manifests in the order given
  * (capabilities in manifest order), then installed extensions sorted by id. Implementations follow
@@ -230,7 +230,7 @@ public final class CapabilityRegistry {
   }
 
   /**
-   * Returns a new {@code loopx_capability_catalog_v0} object (SPEC §10 {@code capability list}):
+   * Returns a new {@code loopx_capability_catalog_v0} object (docs/contract/cli.md {@code capability list}):
    * {@code ok, schema_version, capabilities:[{id, title, status, origin, visibility, provider_id,
    * provider_state:{declared, installed, enabled, ready}, real_world_anchor, entry_command,
    * next_real_step, implementation_provider_count}], providers:[{id, origin, declared, installed,
@@ -242,7 +242,7 @@ public final class CapabilityRegistry {
   }
 
   /**
-   * Returns a new {@code loopx_capability_detail_v0} object (SPEC §10 {@code capability show}):
+   * Returns a new {@code loopx_capability_detail_v0} object (docs/contract/cli.md {@code capability show}):
    * {@code ok, schema_version, capability:{...the catalog summary fields, kind, provider_version,
    * implementation_providers:[{provider_id, protocol, provider_state}]}}.
    *

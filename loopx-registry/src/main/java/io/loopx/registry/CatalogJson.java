@@ -6,7 +6,7 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
-/** JSON read models of a registry generation (package-private; SPEC §10). */
+/** JSON read models of a registry generation (package-private; docs/contract/cli.md). */
 final class CatalogJson {
   static final String CATALOG_SCHEMA = "loopx_capability_catalog_v0";
   static final String DETAIL_SCHEMA = "loopx_capability_detail_v0";

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * Collects the inputs of one registry generation and assembles them, in one pass, into a sealed
  * {@link CapabilityRegistry}. Obtain one with {@link CapabilityRegistry#assembly(String)}.
  *
- * <p>Inputs, composed in this order whatever order they were added in (SPEC §3): built-in
+ * <p>Inputs, composed in this order whatever order they were added in (docs/contract/registry.md): built-in
  * contributions ({@link #addBuiltin}), declaration-only manifests ({@link #declare}: state {@code
  * declared=true, installed=enabled=ready=false}, nothing executed), installed extensions ({@link
  * #install}, sorted by id). An installed extension replaces a declaration-only manifest with the

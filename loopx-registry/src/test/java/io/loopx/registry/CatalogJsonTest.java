@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The JSON read models: exact keys of SPEC §10, nulls where a field does not apply, order. */
+/** The JSON read models: exact keys of docs/contract/cli.md, nulls where a field does not apply, order. */
 class CatalogJsonTest {
   private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
@@ -70,7 +70,7 @@ class CatalogJsonTest {
     JsonNode actual = sample().catalogJson(CatalogScope.PUBLIC);
 
     assertThat(actual).isEqualTo(expected);
-    // key order as listed in SPEC §10
+    // key order as listed in docs/contract/cli.md
     assertThat(actual.propertyNames())
         .containsExactly("ok", "schema_version", "capabilities", "providers");
     assertThat(actual.get("capabilities").get(0).propertyNames())

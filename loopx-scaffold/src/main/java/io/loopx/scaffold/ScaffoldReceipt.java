@@ -12,7 +12,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Receipt of {@code extension init} ({@value #SCHEMA_VERSION}, SPEC §9).
+ * Receipt of {@code extension init} ({@value #SCHEMA_VERSION}, docs/contract/scaffold.md).
  *
  * <p>JSON keys, always all present, in this order: {@code ok} (always true: a failure is an
  * exception), {@code schema_version}, {@code operation} ({@value #OPERATION}), {@code dry_run},

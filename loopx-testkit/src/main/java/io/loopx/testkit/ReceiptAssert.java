@@ -30,7 +30,7 @@ import tools.jackson.databind.node.ObjectNode;
  * }</pre>
  *
  * <p>Keys are paths: {@code doctor.status} descends into an object, {@code extensions[0].status}
- * into an array element. {@link #hasAllDocumentedKeys()} checks the key lists of SPEC §5–§6 (see
+ * into an array element. {@link #hasAllDocumentedKeys()} checks the key lists of docs/contract/doctor.md–§6 (see
  * {@link #documentedKeys}), also inside nested doctor packets and list rows.
  */
 public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> {
@@ -212,7 +212,7 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
   }
 
   /**
-   * Verifies that every key the SPEC documents for this receipt is present (with {@code null} where
+   * Verifies that every key docs/contract documents for this receipt is present (with {@code null} where
    * it does not apply), also in nested doctor packets, batch packets and list rows. Extra keys are
    * allowed; see {@link #hasOnlyDocumentedKeys()}.
    */

@@ -47,7 +47,7 @@ import org.quicktheories.generators.Generate;
  * to one of six versions, enable, disable, rollback, doctor, doctor of all enabled) in preview or
  * execute mode, interleaved with changes to the fake world (a provider's doctor starts failing or
  * passing, its launcher is replaced or deleted), run against the real {@link Loopx} on Jimfs and
- * against a small model written from SPEC §4–§6.
+ * against a small model written from docs/contract/state.md–§6.
  *
  * <p>After every step: the real state equals the model (enabled bit, active and rollback revision,
  * history in order, proof revision and verified identities); history holds at most 5 revisions
@@ -266,7 +266,7 @@ class LifecyclePropertyTest {
     boolean doctorFails;
   }
 
-  /** The model of one extension, after SPEC §4–§6. */
+  /** The model of one extension, after docs/contract/state.md–§6. */
   static final class Ext {
     boolean installed;
     boolean enabled;
@@ -379,7 +379,7 @@ class LifecyclePropertyTest {
       }
     }
 
-    /** SPEC §4: the newest five, oldest dropped first, never the active or rollback target. */
+    /** docs/contract/state.md: the newest five, oldest dropped first, never the active or rollback target. */
     static List<Integer> bounded(List<Integer> history, int active, int rollback) {
       List<Integer> kept = new ArrayList<>(history);
       for (int i = 0; kept.size() > ExtensionRecord.MAX_REVISIONS && i < kept.size(); ) {

@@ -17,7 +17,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Runs the protocol of a standalone {@code java_main} provider (SPEC §7) around a {@link
+ * Runs the protocol of a standalone {@code java_main} provider (docs/contract/run.md) around a {@link
  * ProviderHandler}:
  *
  * <ul>
@@ -43,7 +43,7 @@ public final class ProviderMain {
   /** The argument that selects the doctor probe. */
   public static final String DOCTOR_FLAG = "--doctor";
 
-  /** The largest request accepted on stdin, in bytes (the host's limit, SPEC §7). */
+  /** The largest request accepted on stdin, in bytes (the host's limit, docs/contract/run.md). */
   public static final int MAX_REQUEST_BYTES = 1_000_000;
 
   /** The longest {@code error} message written, in UTF-16 code units. */

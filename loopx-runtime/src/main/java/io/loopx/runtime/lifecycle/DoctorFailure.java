@@ -2,7 +2,7 @@ package io.loopx.runtime.lifecycle;
 
 import java.util.Locale;
 
-/** Why a doctor status is not ready, where SPEC §5 names a {@code failure_kind}. */
+/** Why a doctor status is not ready, where docs/contract/doctor.md names a {@code failure_kind}. */
 public enum DoctorFailure {
   /** {@code doctor_args} is empty. */
   DOCTOR_NOT_CONFIGURED,

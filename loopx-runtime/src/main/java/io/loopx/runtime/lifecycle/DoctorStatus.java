@@ -2,7 +2,7 @@ package io.loopx.runtime.lifecycle;
 
 import java.util.Locale;
 
-/** The doctor ladder, in order of precedence (SPEC §5). */
+/** The doctor ladder, in order of precedence (docs/contract/doctor.md). */
 public enum DoctorStatus {
   /** Doctor of a disabled extension: nothing probed. */
   DISABLED,

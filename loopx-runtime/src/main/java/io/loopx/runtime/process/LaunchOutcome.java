@@ -1,7 +1,7 @@
 package io.loopx.runtime.process;
 
 /**
- * How a launch ended. The constants are declared in the first-match order of SPEC §7: when several
+ * How a launch ended. The constants are declared in the first-match order of docs/contract/run.md: when several
  * facts hold for one run, the result carries the first that applies.
  *
  * <ol>

@@ -38,7 +38,7 @@ public record LaunchRequest(
     int stdoutLimit,
     int stderrLimit) {
 
-  /** The default cap of each output stream: 1,000,000 bytes (SPEC §7). */
+  /** The default cap of each output stream: 1,000,000 bytes (docs/contract/run.md). */
   public static final int DEFAULT_OUTPUT_LIMIT = 1_000_000;
 
   /** The largest accepted output limit (the limit plus one byte must fit an array). */

@@ -1,5 +1,5 @@
 /**
- * The managed run of standalone extensions (SPEC §7): the bounded request ({@link
+ * The managed run of standalone extensions (docs/contract/run.md): the bounded request ({@link
  * io.loopx.runtime.internal.run.RunRequest}), and the receipt ({@link
  * io.loopx.runtime.run.RunReceipt}, {@code loopx_extension_run_receipt_v0}) that classifies what
  * the provider did. Hosts start a run through {@link

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Every outcome row of SPEC §7 (and their combinations) with real shell-script providers started
+ * Every outcome row of docs/contract/run.md (and their combinations) with real shell-script providers started
  * through {@link Loopx#run}, plus what the provider receives: compact stdin, argv, environment.
  */
 class RunOutcomeTest {

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The preconditions of SPEC §7, in order, in previews and executes alike, all before any process
+ * The preconditions of docs/contract/run.md, in order, in previews and executes alike, all before any process
  * starts (every provider here writes a marker when it starts).
  */
 class RunPreconditionsTest {

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The classification of SPEC §7 as a pure function of a {@link LaunchResult} (what any {@link
+ * The classification of docs/contract/run.md as a pure function of a {@link LaunchResult} (what any {@link
  * io.loopx.runtime.process.ProcessLauncher}, including a fake one, reports), and the receipt's
  * JSON.
  */

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The input rules of SPEC §7, checked before any activation state is read. */
+/** The input rules of docs/contract/run.md, checked before any activation state is read. */
 class RunRequestTest {
   static final String TOO_LARGE = "request exceeds the 1000000-byte limit";
   static final String UNREADABLE = "request must be a readable JSON object";

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * UTF-8 both ways whatever the host's default charset and locale (SPEC §7): a child JVM with an
+ * UTF-8 both ways whatever the host's default charset and locale (docs/contract/run.md): a child JVM with an
  * ISO-8859-1 default charset under the C locale runs a provider through {@link
  * io.loopx.runtime.Loopx#run} and gets emoji and CJK text through unchanged, byte for byte.
  */

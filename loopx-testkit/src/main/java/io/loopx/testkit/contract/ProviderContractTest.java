@@ -33,7 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
  * The provider contract kit: extend this class in a JUnit 5 test, implement {@link #manifest()} and
  * {@link #validRequest()}, and the inherited tests check, with the real runtime ({@code Loopx} on a
  * temporary runtime root, real processes through {@code OsProcessLauncher}), that the provider
- * keeps the LoopX provider protocol (SPEC §7, §8):
+ * keeps the LoopX provider protocol (docs/contract/run.md, §8):
  *
  * <ul>
  *   <li>{@link #doctorExitsZeroTwiceAndLeavesNoTrace}: install probes the doctor and {@code doctor

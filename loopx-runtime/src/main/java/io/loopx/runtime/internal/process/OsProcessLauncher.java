@@ -84,7 +84,7 @@ import java.util.Set;
  */
 public final class OsProcessLauncher implements ProcessLauncher {
 
-  /** The default SIGTERM-to-SIGKILL grace: 1 second (SPEC §7). */
+  /** The default SIGTERM-to-SIGKILL grace: 1 second (docs/contract/run.md). */
   public static final Duration DEFAULT_TERMINATION_GRACE = Duration.ofSeconds(1);
 
   /** The default bound for joining the drain threads after termination: 1 second. */

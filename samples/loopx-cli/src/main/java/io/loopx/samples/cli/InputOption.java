@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
  * The required {@code --input-json (PATH | -)} of {@code extension run} and {@code
  * semantic-preference recall}: the caller's request, from a file or ({@code -}) from stdin. The
  * command hands the opened stream to the library, which reads and validates it before anything else
- * (SPEC §7: at most 1,000,000 bytes, checked while reading).
+ * (docs/contract/run.md: at most 1,000,000 bytes, checked while reading).
  */
 final class InputOption {
   /** The value that selects stdin. */

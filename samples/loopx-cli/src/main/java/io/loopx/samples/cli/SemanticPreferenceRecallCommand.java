@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code loopx semantic-preference recall --input-json (PATH | -) [--extension-id ID]}: the sample
- * host's capability command (SPEC §8, §10). It resolves the one ready implementation of ({@code
+ * host's capability command (docs/contract/dispatch.md, §10). It resolves the one ready implementation of ({@code
  * semantic-preference}, {@code semantic_preference_provider_v0}) or the named extension, requires
  * the permission {@code semantic_preference.read}, asks {@link SampleHostPolicy}, binds the
  * execution envelope with action {@code semantic_preference.recall} and scope {@code

@@ -1,5 +1,5 @@
 /**
- * The sample extension {@code semantic-preference-local} (SPEC §10): a {@code java_main} provider
+ * The sample extension {@code semantic-preference-local} (docs/contract/cli.md): a {@code java_main} provider
  * that implements the built-in {@code semantic-preference} capability over the protocol {@code
  * semantic_preference_provider_v0}. It verifies the execution envelope of every request before it
  * does anything else, then recalls preferences from a corpus shipped in its jar by token overlap

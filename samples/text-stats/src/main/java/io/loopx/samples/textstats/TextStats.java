@@ -5,7 +5,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The counts of one text (SPEC §11).
+ * The counts of one text (docs/contract/samples.md).
  *
  * @param characters the number of Unicode code points
  * @param words the number of maximal runs of code points for which neither {@link

@@ -1,5 +1,5 @@
 /**
- * The sample standalone extension {@code loopx-text-stats} (SPEC §11): a {@code java_main} provider
+ * The sample standalone extension {@code loopx-text-stats} (docs/contract/samples.md): a {@code java_main} provider
  * that counts the characters, words and lines of a text. It reads nothing but its request, writes
  * nothing but its response, needs no permission and declares no capability.
  */
