@@ -27,17 +27,17 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Catalog composition from 1,000 declaration-only manifests on disk: the path of {@code loopx
  * capability list --extension-manifest PATH...} in the sample CLI. Setup writes 1,000 valid {@code
- * extension.toml} files (docs/contract/manifest.md; distinct ids, each with a {@code [runtime]}, one permission,
- * three {@code [[provides]]} with one descriptive extra key, and one {@code [[implements]]} of its
- * own capability) into their own directories under a temp dir.
+ * extension.toml} files (docs/contract/manifest.md; distinct ids, each with a {@code [runtime]},
+ * one permission, three {@code [[provides]]} with one descriptive extra key, and one {@code
+ * [[implements]]} of its own capability) into their own directories under a temp dir.
  *
  * <p>Measured ({@code loopxComposeCatalog}): {@link Loopx#loadManifest} on each file (read, strict
- * UTF-8, lexical pre-scan, night-config parse, every docs/contract/manifest.md rule, normalisation and the revision
- * hash) and then {@link Loopx#registryWith} (reads the absent activation state, assembles and seals
- * the registry with the 1,000 declarations: 3,000 capabilities, 1,000 implementations). No provider
- * code is loaded or run. Baseline ({@code baselineNightConfigParse}): for each file, {@link
- * Files#readString} and night-config's {@link TomlParser} into a {@code Config}. Target ratio: at
- * most 1.5.
+ * UTF-8, lexical pre-scan, night-config parse, every docs/contract/manifest.md rule, normalisation
+ * and the revision hash) and then {@link Loopx#registryWith} (reads the absent activation state,
+ * assembles and seals the registry with the 1,000 declarations: 3,000 capabilities, 1,000
+ * implementations). No provider code is loaded or run. Baseline ({@code baselineNightConfigParse}):
+ * for each file, {@link Files#readString} and night-config's {@link TomlParser} into a {@code
+ * Config}. Target ratio: at most 1.5.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -40,12 +40,12 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code {"sum":5}}, see {@link SumProvider}).
  *
  * <p>{@code loopxDispatch}: {@link Loopx#dispatch(DispatchRequest, byte[], io.loopx.runtime.Mode)}
- * in execute mode, the governed path of docs/contract/dispatch.md: parse and validate the request bytes, read the
- * activation state (a runtime root with no state file: no extension installed) and use the matching
- * registry generation, resolve exactly one ready implementation, ask the host's domain policy
- * (allow all), bind the execution envelope (canonical digest of the request), call the built-in
- * handler, and build the receipt. The handler does not verify the envelope (that cost is measured
- * by {@link EnvelopeBenchmark}).
+ * in execute mode, the governed path of docs/contract/dispatch.md: parse and validate the request
+ * bytes, read the activation state (a runtime root with no state file: no extension installed) and
+ * use the matching registry generation, resolve exactly one ready implementation, ask the host's
+ * domain policy (allow all), bind the execution envelope (canonical digest of the request), call
+ * the built-in handler, and build the receipt. The handler does not verify the envelope (that cost
+ * is measured by {@link EnvelopeBenchmark}).
  *
  * <p>{@code baselineDirectCall}: {@link SumProvider#sum} called directly on the parsed request.
  *

@@ -3,6 +3,7 @@ package io.loopx.benchmarks;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
+import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
 import io.loopx.runtime.state.EntryChange;
@@ -73,7 +74,7 @@ public class LifecycleWriteBenchmark {
       loopx.install(loopx.loadManifest(pkg.resolve("extension.toml")), Mode.EXECUTE);
       store = FileActivationStore.at(stateFile);
       enabled = store.read().installed(ID);
-      disabled = enabled.withEnabled(false);
+      disabled = ExtensionRecords.withEnabled(enabled, false);
       if (!enabled.enabled() || !loopx.list().extensions().get(0).doctorVerified()) {
         throw new IllegalStateException("install did not leave an enabled, doctor-ready extension");
       }

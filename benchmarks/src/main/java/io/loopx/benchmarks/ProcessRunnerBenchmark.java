@@ -1,7 +1,7 @@
 package io.loopx.benchmarks;
 
+import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
-import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,7 +66,7 @@ public class ProcessRunnerBenchmark {
   public LaunchResult loopxRunner() {
     LaunchResult result =
         launcher.launch(
-            LaunchRequest.builder(List.of(script.toString()))
+            LaunchRequestBuilder.of(List.of(script.toString()))
                 .stdin(request)
                 .timeout(Duration.ofSeconds(10))
                 .build());

@@ -30,8 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
  * }</pre>
  *
  * <p>Keys are paths: {@code doctor.status} descends into an object, {@code extensions[0].status}
- * into an array element. {@link #hasAllDocumentedKeys()} checks the key lists of docs/contract/doctor.md–§6 (see
- * {@link #documentedKeys}), also inside nested doctor packets and list rows.
+ * into an array element. {@link #hasAllDocumentedKeys()} checks the key lists of
+ * docs/contract/doctor.md–§6 (see {@link #documentedKeys}), also inside nested doctor packets and
+ * list rows.
  */
 public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> {
   private static final Pattern SEGMENT = Pattern.compile("([^.\\[\\]]+)((?:\\[\\d+])*)");
@@ -212,9 +213,9 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
   }
 
   /**
-   * Verifies that every key docs/contract documents for this receipt is present (with {@code null} where
-   * it does not apply), also in nested doctor packets, batch packets and list rows. Extra keys are
-   * allowed; see {@link #hasOnlyDocumentedKeys()}.
+   * Verifies that every key docs/contract documents for this receipt is present (with {@code null}
+   * where it does not apply), also in nested doctor packets, batch packets and list rows. Extra
+   * keys are allowed; see {@link #hasOnlyDocumentedKeys()}.
    */
   public ReceiptAssert hasAllDocumentedKeys() {
     isNotNull();

@@ -379,7 +379,10 @@ class LifecyclePropertyTest {
       }
     }
 
-    /** docs/contract/state.md: the newest five, oldest dropped first, never the active or rollback target. */
+    /**
+     * docs/contract/state.md: the newest five, oldest dropped first, never the active or rollback
+     * target.
+     */
     static List<Integer> bounded(List<Integer> history, int active, int rollback) {
       List<Integer> kept = new ArrayList<>(history);
       for (int i = 0; kept.size() > ExtensionRecord.MAX_REVISIONS && i < kept.size(); ) {

@@ -3,6 +3,7 @@ package io.loopx.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
@@ -20,7 +21,7 @@ class ScriptedProcessLauncherTest {
   final ScriptedProcessLauncher launcher = ScriptedProcessLauncher.create();
 
   static LaunchRequest request(String... argv) {
-    return LaunchRequest.builder(List.of(argv))
+    return LaunchRequestBuilder.of(List.of(argv))
         .environment(Map.of("PATH", "/loopx/bin"))
         .stdin("{\"q\":1}".getBytes(StandardCharsets.UTF_8))
         .timeout(Duration.ofSeconds(7))
@@ -148,7 +149,7 @@ class ScriptedProcessLauncherTest {
     ObjectNode json = JsonNodeFactory.instance.objectNode().put("b", 1).put("a", "x");
     launcher.script(PROGRAM, ProcessScript.respondsWithJson(json));
 
-    LaunchResult result = launcher.launch(LaunchRequest.builder(List.of(PROGRAM)).build());
+    LaunchResult result = launcher.launch(LaunchRequestBuilder.of(List.of(PROGRAM)).build());
 
     assertThat(new String(result.stdout(), StandardCharsets.UTF_8))
         .isEqualTo("{\"b\":1,\"a\":\"x\"}");

@@ -1,8 +1,8 @@
 package io.loopx.runtime.process;
 
 /**
- * How a launch ended. The constants are declared in the first-match order of docs/contract/run.md: when several
- * facts hold for one run, the result carries the first that applies.
+ * How a launch ended. The constants are declared in the first-match order of docs/contract/run.md:
+ * when several facts hold for one run, the result carries the first that applies.
  *
  * <ol>
  *   <li>{@link #NOT_STARTED}: the process could not be started; nothing ran.

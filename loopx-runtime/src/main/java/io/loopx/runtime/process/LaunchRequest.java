@@ -3,7 +3,6 @@ package io.loopx.runtime.process;
 import io.loopx.api.InvalidValueException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -85,11 +84,6 @@ public record LaunchRequest(
     checkLimit("stderr limit", stderrLimit);
   }
 
-  /** Returns a builder for running {@code argv} with the defaults documented on its setters. */
-  public static Builder builder(List<String> argv) {
-    return new Builder(argv);
-  }
-
   /** Returns a copy of the stdin bytes. */
   @Override
   public byte[] stdin() {
@@ -158,67 +152,6 @@ public record LaunchRequest(
     if (limit < 0 || limit > MAX_OUTPUT_LIMIT) {
       throw new InvalidValueException(
           what, Integer.toString(limit), "must be 0.." + MAX_OUTPUT_LIMIT);
-    }
-  }
-
-  /**
-   * A mutable, single-thread builder of {@link LaunchRequest}. Defaults: empty environment, the
-   * host's working directory, empty stdin, {@link #DEFAULT_TIMEOUT}, {@link #DEFAULT_OUTPUT_LIMIT}
-   * for both streams. Validation happens in {@link #build()}.
-   */
-  public static final class Builder {
-    private final List<String> argv;
-    private Map<String, String> environment = Map.of();
-    private Optional<Path> workingDirectory = Optional.empty();
-    private byte[] stdin = new byte[0];
-    private Duration timeout = DEFAULT_TIMEOUT;
-    private int stdoutLimit = DEFAULT_OUTPUT_LIMIT;
-    private int stderrLimit = DEFAULT_OUTPUT_LIMIT;
-
-    private Builder(List<String> argv) {
-      this.argv = new ArrayList<>(Objects.requireNonNull(argv, "argv"));
-    }
-
-    /** Sets the complete environment of the process (copied). Default: empty. */
-    public Builder environment(Map<String, String> environment) {
-      this.environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
-      return this;
-    }
-
-    /** Sets the working directory. Default: the host's current directory. */
-    public Builder workingDirectory(Path directory) {
-      this.workingDirectory = Optional.of(Objects.requireNonNull(directory, "directory"));
-      return this;
-    }
-
-    /** Sets the stdin bytes (copied). Default: none, stdin is closed at once. */
-    public Builder stdin(byte[] bytes) {
-      this.stdin = Objects.requireNonNull(bytes, "bytes").clone();
-      return this;
-    }
-
-    /** Sets the timeout. Default: {@link LaunchRequest#DEFAULT_TIMEOUT}. */
-    public Builder timeout(Duration timeout) {
-      this.timeout = Objects.requireNonNull(timeout, "timeout");
-      return this;
-    }
-
-    /** Sets the stdout limit. Default: {@link LaunchRequest#DEFAULT_OUTPUT_LIMIT}. */
-    public Builder stdoutLimit(int limit) {
-      this.stdoutLimit = limit;
-      return this;
-    }
-
-    /** Sets the stderr limit. Default: {@link LaunchRequest#DEFAULT_OUTPUT_LIMIT}. */
-    public Builder stderrLimit(int limit) {
-      this.stderrLimit = limit;
-      return this;
-    }
-
-    /** Builds and validates the request (see {@link LaunchRequest#LaunchRequest}). */
-    public LaunchRequest build() {
-      return new LaunchRequest(
-          argv, environment, workingDirectory, stdin, timeout, stdoutLimit, stderrLimit);
     }
   }
 }

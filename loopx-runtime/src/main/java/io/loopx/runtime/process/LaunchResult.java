@@ -14,9 +14,9 @@ import org.jspecify.annotations.Nullable;
  * the captured bytes and the wall-clock duration of the whole call.
  *
  * <p>Each stream holds at most its limit plus one byte: a stream of exactly {@code limit + 1} bytes
- * crossed its cap, and its tail was discarded. The outcome is already classified in docs/contract/run.md's
- * first-match order; callers never need to re-derive it from the bytes. Immutable; the byte
- * accessors return copies.
+ * crossed its cap, and its tail was discarded. The outcome is already classified in
+ * docs/contract/run.md's first-match order; callers never need to re-derive it from the bytes.
+ * Immutable; the byte accessors return copies.
  *
  * @param outcome how the launch ended
  * @param exitCode the process's own exit status (128+n when killed by a signal n that LoopX did not

@@ -6,9 +6,9 @@ import java.util.OptionalInt;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What a provider did with one request, classified by docs/contract/run.md's first-match list: the status, the
- * failure kind, the provider's own exit code and its result object. Shared by managed runs and
- * capability dispatch. Immutable (the result object is deep-copied in and out).
+ * What a provider did with one request, classified by docs/contract/run.md's first-match list: the
+ * status, the failure kind, the provider's own exit code and its result object. Shared by managed
+ * runs and capability dispatch. Immutable (the result object is deep-copied in and out).
  *
  * @param status the status word
  * @param failure the failure kind, where the list names one

@@ -13,7 +13,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Receipt of a managed run of a standalone extension ({@value #SCHEMA_VERSION}, docs/contract/run.md).
+ * Receipt of a managed run of a standalone extension ({@value #SCHEMA_VERSION},
+ * docs/contract/run.md).
  *
  * <p>JSON keys, always all present ({@code null} where they do not apply): {@code ok,
  * schema_version, operation ("run"), extension_id, provider_version, revision, protocol, dry_run,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ class LaunchRequestTest {
 
   @Test
   void builderDefaultsFollowTheSpec() {
-    LaunchRequest request = LaunchRequest.builder(List.of("provider")).build();
+    LaunchRequest request = LaunchRequestBuilder.of(List.of("provider")).build();
 
     assertThat(request.argv()).containsExactly("provider");
     assertThat(request.environment()).isEmpty();
@@ -35,7 +36,7 @@ class LaunchRequestTest {
     Map<String, String> env = new HashMap<>(Map.of("A", "1"));
     byte[] stdin = {1, 2, 3};
     LaunchRequest request =
-        LaunchRequest.builder(argv)
+        LaunchRequestBuilder.of(argv)
             .environment(env)
             .stdin(stdin)
             .workingDirectory(Path.of("/tmp"))
@@ -57,9 +58,9 @@ class LaunchRequestTest {
 
   @Test
   void equalityComparesStdinByContent() {
-    LaunchRequest a = LaunchRequest.builder(List.of("p")).stdin(new byte[] {1, 2}).build();
-    LaunchRequest b = LaunchRequest.builder(List.of("p")).stdin(new byte[] {1, 2}).build();
-    LaunchRequest c = LaunchRequest.builder(List.of("p")).stdin(new byte[] {1, 3}).build();
+    LaunchRequest a = LaunchRequestBuilder.of(List.of("p")).stdin(new byte[] {1, 2}).build();
+    LaunchRequest b = LaunchRequestBuilder.of(List.of("p")).stdin(new byte[] {1, 2}).build();
+    LaunchRequest c = LaunchRequestBuilder.of(List.of("p")).stdin(new byte[] {1, 3}).build();
 
     assertThat(a).isEqualTo(b).hasSameHashCodeAs(b).isNotEqualTo(c);
     assertThat(a.toString()).contains("stdin=2 bytes").doesNotContain("[1, 2]");
@@ -68,59 +69,59 @@ class LaunchRequestTest {
   @Test
   void toStringNamesVariablesButNotTheirValues() {
     LaunchRequest request =
-        LaunchRequest.builder(List.of("p")).environment(Map.of("TOKEN", "secret")).build();
+        LaunchRequestBuilder.of(List.of("p")).environment(Map.of("TOKEN", "secret")).build();
 
     assertThat(request.toString()).contains("TOKEN").doesNotContain("secret");
   }
 
   @Test
   void emptyArgvIsRefused() {
-    assertInvalid(() -> LaunchRequest.builder(List.of()).build(), "process argv");
+    assertInvalid(() -> LaunchRequestBuilder.of(List.of()).build(), "process argv");
   }
 
   @Test
   void anEmptyProgramIsRefused() {
-    assertInvalid(() -> LaunchRequest.builder(List.of("")).build(), "process program");
+    assertInvalid(() -> LaunchRequestBuilder.of(List.of("")).build(), "process program");
   }
 
   @Test
   void nulInAnArgumentIsRefusedAndNamed() {
     assertInvalid(
-        () -> LaunchRequest.builder(List.of("p", "a\0b")).build(), "process argument `a\\0b`");
+        () -> LaunchRequestBuilder.of(List.of("p", "a\0b")).build(), "process argument `a\\0b`");
   }
 
   @Test
   void badVariableNamesAndValuesAreRefused() {
     assertInvalid(
-        () -> LaunchRequest.builder(List.of("p")).environment(Map.of("A=B", "x")).build(),
+        () -> LaunchRequestBuilder.of(List.of("p")).environment(Map.of("A=B", "x")).build(),
         "environment variable name `A=B`");
     assertInvalid(
-        () -> LaunchRequest.builder(List.of("p")).environment(Map.of("", "x")).build(),
+        () -> LaunchRequestBuilder.of(List.of("p")).environment(Map.of("", "x")).build(),
         "environment variable name ``");
     assertInvalid(
-        () -> LaunchRequest.builder(List.of("p")).environment(Map.of("A", "x\0")).build(),
+        () -> LaunchRequestBuilder.of(List.of("p")).environment(Map.of("A", "x\0")).build(),
         "value of environment variable `A`");
   }
 
   @Test
   void theTimeoutMustBePositive() {
     assertInvalid(
-        () -> LaunchRequest.builder(List.of("p")).timeout(Duration.ZERO).build(),
+        () -> LaunchRequestBuilder.of(List.of("p")).timeout(Duration.ZERO).build(),
         "process timeout `PT0S`");
     assertInvalid(
-        () -> LaunchRequest.builder(List.of("p")).timeout(Duration.ofSeconds(-1)).build(),
+        () -> LaunchRequestBuilder.of(List.of("p")).timeout(Duration.ofSeconds(-1)).build(),
         "process timeout");
   }
 
   @Test
   void limitsMustFitAnArray() {
     assertInvalid(
-        () -> LaunchRequest.builder(List.of("p")).stdoutLimit(-1).build(), "stdout limit `-1`");
+        () -> LaunchRequestBuilder.of(List.of("p")).stdoutLimit(-1).build(), "stdout limit `-1`");
     assertInvalid(
-        () -> LaunchRequest.builder(List.of("p")).stderrLimit(Integer.MAX_VALUE).build(),
+        () -> LaunchRequestBuilder.of(List.of("p")).stderrLimit(Integer.MAX_VALUE).build(),
         "stderr limit");
     assertThat(
-            LaunchRequest.builder(List.of("p"))
+            LaunchRequestBuilder.of(List.of("p"))
                 .stdoutLimit(0)
                 .stderrLimit(LaunchRequest.MAX_OUTPUT_LIMIT)
                 .build()

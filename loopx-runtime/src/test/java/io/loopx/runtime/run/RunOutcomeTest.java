@@ -29,8 +29,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Every outcome row of docs/contract/run.md (and their combinations) with real shell-script providers started
- * through {@link Loopx#run}, plus what the provider receives: compact stdin, argv, environment.
+ * Every outcome row of docs/contract/run.md (and their combinations) with real shell-script
+ * providers started through {@link Loopx#run}, plus what the provider receives: compact stdin,
+ * argv, environment.
  */
 class RunOutcomeTest {
   static final byte[] REQUEST = utf8("{\"schema_version\":\"demo_request_v1\",\"text\":\"hi\"}");

@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The preconditions of docs/contract/run.md, in order, in previews and executes alike, all before any process
- * starts (every provider here writes a marker when it starts).
+ * The preconditions of docs/contract/run.md, in order, in previews and executes alike, all before
+ * any process starts (every provider here writes a marker when it starts).
  */
 class RunPreconditionsTest {
   static final byte[] REQUEST = utf8("{\"text\":\"hi\"}");

@@ -27,9 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The classification of docs/contract/run.md as a pure function of a {@link LaunchResult} (what any {@link
- * io.loopx.runtime.process.ProcessLauncher}, including a fake one, reports), and the receipt's
- * JSON.
+ * The classification of docs/contract/run.md as a pure function of a {@link LaunchResult} (what any
+ * {@link io.loopx.runtime.process.ProcessLauncher}, including a fake one, reports), and the
+ * receipt's JSON.
  */
 class RunReceiptTest {
   static final ExtensionManifest MANIFEST =

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * UTF-8 both ways whatever the host's default charset and locale (docs/contract/run.md): a child JVM with an
- * ISO-8859-1 default charset under the C locale runs a provider through {@link
+ * UTF-8 both ways whatever the host's default charset and locale (docs/contract/run.md): a child
+ * JVM with an ISO-8859-1 default charset under the C locale runs a provider through {@link
  * io.loopx.runtime.Loopx#run} and gets emoji and CJK text through unchanged, byte for byte.
  */
 class RunUtf8ChildJvmTest {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
+import io.loopx.runtime.internal.state.ExtensionRecords;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class ExtensionRecordTest {
   @Test
   void firstInstallIsEnabledWithoutRollbackAndProvenForItsIdentity() {
     ExtensionRecord r =
-        ExtensionRecord.installed(snapshot("ext", "1.0.0"), Optional.of(identity(1)));
+        ExtensionRecords.installed(snapshot("ext", "1.0.0"), Optional.of(identity(1)));
 
     assertThat(r.enabled()).isTrue();
     assertThat(r.rollbackAvailable()).isFalse();
@@ -27,9 +28,11 @@ class ExtensionRecordTest {
 
   @Test
   void upgradeKeepsTheNewestFiveAndAlwaysActiveAndRollback() {
-    ExtensionRecord r = ExtensionRecord.installed(snapshot("ext", "1"), Optional.of(identity(1)));
+    ExtensionRecord r = ExtensionRecords.installed(snapshot("ext", "1"), Optional.of(identity(1)));
     for (int v = 2; v <= 8; v++) {
-      r = r.upgradedTo(snapshot("ext", Integer.toString(v)), Optional.of(identity(v)));
+      r =
+          ExtensionRecords.upgradedTo(
+              r, snapshot("ext", Integer.toString(v)), Optional.of(identity(v)));
     }
 
     assertThat(r.revisions())
@@ -43,12 +46,14 @@ class ExtensionRecordTest {
 
   @Test
   void rollbackTargetIsKeptEvenWhenItIsTheOldest() {
-    ExtensionRecord r = ExtensionRecord.installed(snapshot("ext", "1"), Optional.of(identity(1)));
-    r = r.upgradedTo(snapshot("ext", "2"), Optional.of(identity(2)));
-    r = r.rolledBack(identity(1)); // active 1, rollback 2
+    ExtensionRecord r = ExtensionRecords.installed(snapshot("ext", "1"), Optional.of(identity(1)));
+    r = ExtensionRecords.upgradedTo(r, snapshot("ext", "2"), Optional.of(identity(2)));
+    r = ExtensionRecords.rolledBack(r, identity(1)); // active 1, rollback 2
     for (int v = 3; v <= 7; v++) {
       // upgrade from an old active: the previous active becomes the rollback target
-      r = r.upgradedTo(snapshot("ext", Integer.toString(v)), Optional.of(identity(v)));
+      r =
+          ExtensionRecords.upgradedTo(
+              r, snapshot("ext", Integer.toString(v)), Optional.of(identity(v)));
     }
     assertThat(r.revisions()).hasSize(ExtensionRecord.MAX_REVISIONS);
     assertThat(r.snapshot(r.activeRevision())).isPresent();
@@ -69,16 +74,16 @@ class ExtensionRecordTest {
     Revision oldest = seven.get(0).revision();
     Revision second = seven.get(1).revision();
 
-    List<RevisionSnapshot> kept = ExtensionRecord.bounded(seven, oldest, second);
+    List<RevisionSnapshot> kept = ExtensionRecords.bounded(seven, oldest, second);
 
     assertThat(kept).extracting(RevisionSnapshot::version).containsExactly("1", "2", "5", "6", "7");
   }
 
   @Test
   void upgradeToARevisionInHistoryMovesItToTheNewest() {
-    ExtensionRecord r = ExtensionRecord.installed(snapshot("ext", "1"), Optional.of(identity(1)));
-    r = r.upgradedTo(snapshot("ext", "2"), Optional.of(identity(2)));
-    r = r.upgradedTo(snapshot("ext", "1"), Optional.of(identity(3)));
+    ExtensionRecord r = ExtensionRecords.installed(snapshot("ext", "1"), Optional.of(identity(1)));
+    r = ExtensionRecords.upgradedTo(r, snapshot("ext", "2"), Optional.of(identity(2)));
+    r = ExtensionRecords.upgradedTo(r, snapshot("ext", "1"), Optional.of(identity(3)));
 
     assertThat(r.revisions()).extracting(RevisionSnapshot::version).containsExactly("2", "1");
     assertThat(r.active().version()).isEqualTo("1");
@@ -86,9 +91,9 @@ class ExtensionRecordTest {
 
   @Test
   void proofKeepsAtMost32IdentitiesOldestDroppedFirst() {
-    ExtensionRecord r = ExtensionRecord.installed(snapshot("ext", "1"), Optional.of(identity(0)));
+    ExtensionRecord r = ExtensionRecords.installed(snapshot("ext", "1"), Optional.of(identity(0)));
     for (int i = 1; i < 40; i++) {
-      r = r.withVerified(r.activeRevision(), identity(i));
+      r = ExtensionRecords.withVerified(r, r.activeRevision(), identity(i));
     }
     assertThat(r.doctorVerifiedIdentities())
         .hasSize(32)
@@ -99,19 +104,22 @@ class ExtensionRecordTest {
   @Test
   void revokingRemovesOnlyTheProbedIdentity() {
     ExtensionRecord r =
-        ExtensionRecord.installed(snapshot("ext", "1"), Optional.of(identity(1)))
-            .withVerified(snapshot("ext", "1").revision(), identity(2));
+        ExtensionRecords.withVerified(
+            ExtensionRecords.installed(snapshot("ext", "1"), Optional.of(identity(1))),
+            snapshot("ext", "1").revision(),
+            identity(2));
 
-    ExtensionRecord revoked = r.withRevoked(identity(1));
+    ExtensionRecord revoked = ExtensionRecords.withRevoked(r, identity(1));
 
     assertThat(revoked.proofCovers(identity(1))).isFalse();
     assertThat(revoked.proofCovers(identity(2))).isTrue();
-    assertThat(revoked.withRevoked(identity(2)).doctorVerifiedRevision()).isEmpty();
+    assertThat(ExtensionRecords.withRevoked(revoked, identity(2)).doctorVerifiedRevision())
+        .isEmpty();
   }
 
   @Test
   void rejectsAnActiveRevisionThatIsNotRecorded() {
-    ExtensionRecord r = ExtensionRecord.installed(snapshot("ext", "1"), Optional.empty());
+    ExtensionRecord r = ExtensionRecords.installed(snapshot("ext", "1"), Optional.empty());
     assertThatThrownBy(
             () ->
                 new ExtensionRecord(

@@ -11,9 +11,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What an effectful provider's capability command binds into the execution envelope, for the
- * contract kit: the action, its scope and the permission the operation needs (docs/contract/dispatch.md). The kit
- * dispatches through the capability the manifest's only {@code [[implements]]} names, unless {@code
- * capabilityId} picks one.
+ * contract kit: the action, its scope and the permission the operation needs
+ * (docs/contract/dispatch.md). The kit dispatches through the capability the manifest's only {@code
+ * [[implements]]} names, unless {@code capabilityId} picks one.
  *
  * <p>Immutable: the scope is deep-copied in and out.
  *

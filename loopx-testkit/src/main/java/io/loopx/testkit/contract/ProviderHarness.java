@@ -18,11 +18,11 @@ import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
-import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
 import io.loopx.runtime.run.ProviderOutcome;
@@ -216,7 +216,7 @@ final class ProviderHarness {
     env.put(EnvelopeVerifier.Expectation.ID_VARIABLE, id.value());
     env.put(EnvelopeVerifier.Expectation.REVISION_VARIABLE, record.activeRevision().value());
     return launcher.launch(
-        LaunchRequest.builder(argv)
+        LaunchRequestBuilder.of(argv)
             .environment(env)
             .workingDirectory(work)
             .stdin(stdin)

@@ -9,6 +9,7 @@ import io.loopx.registry.RegistryAssembly;
 import io.loopx.registry.RegistryGeneration;
 import io.loopx.registry.RegistryHolder;
 import io.loopx.runtime.internal.lifecycle.Freshness;
+import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -81,7 +82,7 @@ public final class CatalogPublisher {
    */
   public void checkCandidate(ActivationState state, ExtensionManifest candidate) {
     ExtensionRecord record =
-        ExtensionRecord.installed(
+        ExtensionRecords.installed(
             RevisionSnapshot.of(candidate, Optional.empty()), Optional.empty());
     compose(state.with(candidate.id(), Optional.of(record)), freshness.of(state), List.of());
   }

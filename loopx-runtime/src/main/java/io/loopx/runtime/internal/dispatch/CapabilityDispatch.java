@@ -26,6 +26,7 @@ import io.loopx.runtime.internal.lifecycle.Freshness;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.ProviderOutcomes;
 import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.state.ActivationStore;
@@ -155,7 +156,7 @@ public final class CapabilityDispatch {
 
   /** Checks that extension-owned code may be entered in process (see {@code Loopx.activation}). */
   public ActivationCheckReceipt activation(ExtensionId id, Set<Permission> permissions) {
-    ExtensionRecord record = currentRecord(id).requireEnabled();
+    ExtensionRecord record = ExtensionRecords.requireEnabled(currentRecord(id));
     ExtensionManifest manifest = record.active().manifest();
     if (!manifest.requiresLoopxApi().admits(ApiRange.CURRENT_API_VERSION)) {
       throw new LoopxException(

@@ -10,6 +10,7 @@ import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Enable;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Install;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Rollback;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Upgrade;
+import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
@@ -78,7 +79,7 @@ final class LifecyclePlanner {
       return LifecyclePlan.fail(notReady("doctor", packet), List.of());
     }
     ExtensionRecord record =
-        ExtensionRecord.installed(snapshot(m, o.runtime()), packet.entrypointIdentity());
+        ExtensionRecords.installed(snapshot(m, o.runtime()), packet.entrypointIdentity());
     return LifecyclePlan.succeed(
         new ActivationReceipt(
             "install",
@@ -120,7 +121,7 @@ final class LifecyclePlanner {
       return LifecyclePlan.fail(notReady("doctor", packet), List.of());
     }
     ExtensionRecord next =
-        current.upgradedTo(snapshot(m, o.runtime()), packet.entrypointIdentity());
+        ExtensionRecords.upgradedTo(current, snapshot(m, o.runtime()), packet.entrypointIdentity());
     return LifecyclePlan.succeed(
         new ActivationReceipt(
             "upgrade",
@@ -159,12 +160,15 @@ final class LifecyclePlanner {
       List<EntryChange> revoke =
           packet
               .probedEntrypointIdentity()
-              .map(i -> List.of(change(r, r.withRevoked(i))))
+              .map(i -> List.of(change(r, ExtensionRecords.withRevoked(r, i))))
               .orElse(List.of());
       return LifecyclePlan.fail(notReady("enable doctor", packet), revoke);
     }
     ExtensionRecord next =
-        r.withEnabled(true).withVerified(r.activeRevision(), packet.entrypointIdentity().get());
+        ExtensionRecords.withVerified(
+            ExtensionRecords.withEnabled(r, true),
+            r.activeRevision(),
+            packet.entrypointIdentity().get());
     return LifecyclePlan.succeed(
         new ToggleReceipt(
             "enable",
@@ -204,7 +208,7 @@ final class LifecyclePlanner {
             false,
             r.activeRevision(),
             Optional.empty()),
-        List.of(change(r, r.withEnabled(false))));
+        List.of(change(r, ExtensionRecords.withEnabled(r, false))));
   }
 
   static LifecyclePlan<RollbackReceipt> rollback(
@@ -239,7 +243,7 @@ final class LifecyclePlanner {
             r.activeRevision(),
             true,
             packet),
-        List.of(change(r, r.rolledBack(packet.entrypointIdentity().get()))));
+        List.of(change(r, ExtensionRecords.rolledBack(r, packet.entrypointIdentity().get()))));
   }
 
   static LifecyclePlan<DoctorReceipt> doctor(
@@ -295,12 +299,17 @@ final class LifecyclePlanner {
   private static Optional<EntryChange> recordDoctor(ExtensionRecord r, DoctorReceipt packet) {
     if (packet.ready()) {
       return Optional.of(
-          change(r, r.withVerified(r.activeRevision(), packet.entrypointIdentity().get())));
+          change(
+              r,
+              ExtensionRecords.withVerified(
+                  r, r.activeRevision(), packet.entrypointIdentity().get())));
     }
     if (packet.status() == DoctorStatus.DISABLED) {
       return Optional.empty();
     }
-    return packet.probedEntrypointIdentity().map(i -> change(r, r.withRevoked(i)));
+    return packet
+        .probedEntrypointIdentity()
+        .map(i -> change(r, ExtensionRecords.withRevoked(r, i)));
   }
 
   private static ExtensionManifest checkInstall(ActivationState state, Install command) {

@@ -5,6 +5,7 @@ import io.loopx.api.Revision;
 import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
+import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
@@ -34,7 +35,7 @@ public final class ProviderLaunch {
   }
 
   /** Returns a launch of {@code runtime} with the manifest's args and then {@code extraArgs}. */
-  public LaunchRequest.Builder request(
+  public LaunchRequestBuilder request(
       RuntimeResolution.Resolved runtime,
       RuntimeSpec spec,
       List<String> extraArgs,
@@ -43,7 +44,7 @@ public final class ProviderLaunch {
     List<String> argv = new ArrayList<>(runtime.commandPrefix());
     argv.addAll(spec.args());
     argv.addAll(extraArgs);
-    return LaunchRequest.builder(argv)
+    return LaunchRequestBuilder.of(argv)
         .environment(environment(runtime, hostEnvironment, id, revision))
         .timeout(Duration.ofSeconds(spec.timeoutSeconds()));
   }

@@ -14,8 +14,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The caller's request to a standalone extension, validated before any activation state is read
- * (docs/contract/run.md): at most {@link #MAX_BYTES} bytes (checked while reading), strict UTF-8, exactly one
- * I-JSON object, and no top-level {@value #RESERVED_FIELD} (only a capability command binds one).
+ * (docs/contract/run.md): at most {@link #MAX_BYTES} bytes (checked while reading), strict UTF-8,
+ * exactly one I-JSON object, and no top-level {@value #RESERVED_FIELD} (only a capability command
+ * binds one).
  *
  * <p>Every rejection is a {@link LoopxException} of kind {@link ErrorKind#REQUEST_INVALID} whose
  * message starts with {@code request exceeds the 1000000-byte limit}, {@code request must be a

@@ -9,6 +9,7 @@ import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.lifecycle.Freshness;
+import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.state.ActivationStore;
@@ -41,7 +42,7 @@ public final class StandaloneRun {
 
   /** Runs extension {@code id} with the validated {@code request}; a preview starts nothing. */
   public RunReceipt run(ExtensionId id, RunRequest request, Mode mode) {
-    ExtensionRecord record = store.read().installed(id).requireEnabled();
+    ExtensionRecord record = ExtensionRecords.requireEnabled(store.read().installed(id));
     ExtensionManifest manifest = record.active().manifest();
     RuntimeResolution.Resolved runtime = freshness.requireFresh(record);
     if (!manifest.isStandalone()) {

@@ -9,6 +9,7 @@ import io.loopx.api.ProtocolId;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -56,12 +57,12 @@ class LifecyclePlannerTableTest {
     RevisionSnapshot v1 = RevisionSnapshot.of(manifest("1"), Optional.of("/opt/ext"));
     RevisionSnapshot v2 = RevisionSnapshot.of(manifest("2"), Optional.of("/opt/ext"));
     String proven = kind.equals("enabled_stale") ? OLD_IDENTITY : IDENTITY;
-    ExtensionRecord r = ExtensionRecord.installed(v1, Optional.of(proven));
+    ExtensionRecord r = ExtensionRecords.installed(v1, Optional.of(proven));
     if (rollback) {
-      r = r.upgradedTo(v2, Optional.of(proven));
+      r = ExtensionRecords.upgradedTo(r, v2, Optional.of(proven));
     }
     if (kind.equals("disabled")) {
-      r = r.withEnabled(false);
+      r = ExtensionRecords.withEnabled(r, false);
     }
     return ActivationState.EMPTY.with(ID, Optional.of(r));
   }

@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import java.io.IOException;
 import java.nio.file.FileSystem;
@@ -334,7 +333,7 @@ class OsProcessLauncherTest {
   void aMissingExecutableIsAResultNotAnException() {
     LaunchResult result =
         launcher.launch(
-            LaunchRequest.builder(List.of(dir.resolve("no-such-program").toString())).build());
+            LaunchRequestBuilder.of(List.of(dir.resolve("no-such-program").toString())).build());
 
     assertThat(result.outcome()).isEqualTo(LaunchOutcome.NOT_STARTED);
     assertThat(result.startFailure().orElseThrow()).contains("no-such-program");
@@ -346,7 +345,7 @@ class OsProcessLauncherTest {
   void aProgramNotOnPathCannotStart() {
     LaunchResult result =
         launcher.launch(
-            LaunchRequest.builder(List.of("loopx-no-such-program")).environment(ENV).build());
+            LaunchRequestBuilder.of(List.of("loopx-no-such-program")).environment(ENV).build());
 
     assertThat(result.outcome()).isEqualTo(LaunchOutcome.NOT_STARTED);
     assertThat(result.startFailure().orElseThrow())
@@ -357,7 +356,8 @@ class OsProcessLauncherTest {
   void aFileThatIsNotExecutableCannotStart() throws IOException {
     Path plain = Files.writeString(dir.resolve("plain.sh"), "#!/bin/sh\nexit 0\n");
 
-    LaunchResult result = launcher.launch(LaunchRequest.builder(List.of(plain.toString())).build());
+    LaunchResult result =
+        launcher.launch(LaunchRequestBuilder.of(List.of(plain.toString())).build());
 
     assertThat(result.startFailure().orElseThrow()).contains("is not executable");
   }
@@ -466,7 +466,7 @@ class OsProcessLauncherTest {
 
     LaunchResult result =
         launcher.launch(
-            LaunchRequest.builder(List.of("./provider.sh"))
+            LaunchRequestBuilder.of(List.of("./provider.sh"))
                 .environment(ENV)
                 .workingDirectory(dir)
                 .build());
@@ -480,7 +480,7 @@ class OsProcessLauncherTest {
 
     LaunchResult result =
         launcher.launch(
-            LaunchRequest.builder(List.of("provider.sh"))
+            LaunchRequestBuilder.of(List.of("provider.sh"))
                 .environment(Map.of("PATH", dir + ":/usr/bin:/bin"))
                 .build());
 
@@ -542,11 +542,11 @@ class OsProcessLauncherTest {
     return ProcessFixtures.writeScript(dir.resolve("provider.sh"), lines);
   }
 
-  private static LaunchRequest.Builder request(Path script, String... args) {
+  private static LaunchRequestBuilder request(Path script, String... args) {
     List<String> argv = new ArrayList<>();
     argv.add(script.toString());
     argv.addAll(List.of(args));
-    return LaunchRequest.builder(argv).environment(ENV).timeout(SAFETY);
+    return LaunchRequestBuilder.of(argv).environment(ENV).timeout(SAFETY);
   }
 
   private static long readPid(Path file) throws IOException {

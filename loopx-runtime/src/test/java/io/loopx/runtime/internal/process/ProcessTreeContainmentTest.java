@@ -186,7 +186,7 @@ class ProcessTreeContainmentTest {
     argv.add(tree.leaderIgnoresTerm() ? "ignore" : "term");
     tree.branches().forEach(b -> argv.add(b.arg()));
     LaunchRequest request =
-        LaunchRequest.builder(argv)
+        LaunchRequestBuilder.of(argv)
             .environment(ENV)
             .timeout(tree.ending() == Ending.TIMED_OUT ? TIMEOUT : SAFETY)
             .stdoutLimit(CAP)

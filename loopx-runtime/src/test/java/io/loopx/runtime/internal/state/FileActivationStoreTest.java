@@ -13,7 +13,6 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.EntryChange;
-import io.loopx.runtime.state.ExtensionRecord;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -46,7 +45,7 @@ class FileActivationStoreTest {
     return new EntryChange(
         ExtensionId.of(id),
         Optional.empty(),
-        Optional.of(ExtensionRecord.installed(snapshot(id, "1.0.0"), Optional.of(identity(1)))));
+        Optional.of(ExtensionRecords.installed(snapshot(id, "1.0.0"), Optional.of(identity(1)))));
   }
 
   @Test

@@ -65,14 +65,16 @@ final class StateWorkload {
   /** Returns the change that flips the enabled bit of {@code record}. */
   static EntryChange toggle(ExtensionRecord record) {
     return new EntryChange(
-        record.id(), Optional.of(record), Optional.of(record.withEnabled(!record.enabled())));
+        record.id(),
+        Optional.of(record),
+        Optional.of(ExtensionRecords.withEnabled(record, !record.enabled())));
   }
 
   /**
    * Returns the record of a fresh install of {@code id} (version and proof vary with {@code n}).
    */
   static ExtensionRecord installed(String id, int n) {
-    return ExtensionRecord.installed(
+    return ExtensionRecords.installed(
         snapshot(id, "1.0." + n), Optional.of(identity(n + 1)).filter(i -> n % 3 != 0));
   }
 
