@@ -2,7 +2,10 @@ package io.loopx.api;
 
 import java.util.regex.Pattern;
 
-/** Shared grammar checks of docs/contract/grammars.md (package-private). Lengths count Unicode code points. */
+/**
+ * Shared grammar checks of docs/contract/grammars.md (package-private). Lengths count Unicode code
+ * points.
+ */
 final class Grammar {
   static final Pattern LOWER_KEBAB = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
   static final int LOWER_KEBAB_MAX = 48;

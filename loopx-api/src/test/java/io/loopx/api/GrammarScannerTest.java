@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.SourceDSL;
 
-/** The hand-written grammar scanners accept exactly what the docs/contract/grammars.md regexes accept. */
+/**
+ * The hand-written grammar scanners accept exactly what the docs/contract/grammars.md regexes
+ * accept.
+ */
 class GrammarScannerTest {
   private static final Pattern KEBAB = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
   private static final Pattern SNAKE = Pattern.compile("[a-z][a-z0-9]*(_[a-z0-9]+)*");

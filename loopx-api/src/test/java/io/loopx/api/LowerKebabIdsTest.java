@@ -20,7 +20,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.quicktheories.core.Gen;
 
-/** {@link ExtensionId} and {@link CapabilityId} share the lower-kebab grammar of docs/contract/grammars.md. */
+/**
+ * {@link ExtensionId} and {@link CapabilityId} share the lower-kebab grammar of
+ * docs/contract/grammars.md.
+ */
 class LowerKebabIdsTest {
 
   static Stream<Arguments> grammars() {

@@ -10,7 +10,8 @@ import java.util.Optional;
 
 /**
  * The rules of {@link CapabilityRegistry#availability} over one generation's index
- * (package-private; docs/contract/registry.md "optional resolution"); see that method for the rules themselves.
+ * (package-private; docs/contract/registry.md "optional resolution"); see that method for the rules
+ * themselves.
  */
 final class AvailabilityRules {
   private AvailabilityRules() {}

@@ -18,12 +18,12 @@ import tools.jackson.databind.node.ObjectNode;
  * RegistryAssembly}. A change (install, enable, doctor, ...) builds a new generation; see {@link
  * RegistryHolder}.
  *
- * <p><b>Order</b> (deterministic, docs/contract/registry.md "Composition order"): providers and capabilities list
- * built-ins first, in registration order (contributions in the order added, capabilities in the
- * order each contribution registered them), then declaration-only manifests in the order given
- * (capabilities in manifest order), then installed extensions sorted by id. Implementations follow
- * their provider's position, then registration order. As a set, the catalog does not depend on
- * registration order.
+ * <p><b>Order</b> (deterministic, docs/contract/registry.md "Composition order"): providers and
+ * capabilities list built-ins first, in registration order (contributions in the order added,
+ * capabilities in the order each contribution registered them), then declaration-only manifests in
+ * the order given (capabilities in manifest order), then installed extensions sorted by id.
+ * Implementations follow their provider's position, then registration order. As a set, the catalog
+ * does not depend on registration order.
  *
  * <p><b>Thread safety:</b> immutable; every method may be called from any thread. Reads return
  * unmodifiable lists of immutable values, and JSON read models are fresh objects on every call, so
@@ -230,21 +230,22 @@ public final class CapabilityRegistry {
   }
 
   /**
-   * Returns a new {@code loopx_capability_catalog_v0} object (docs/contract/cli.md {@code capability list}):
-   * {@code ok, schema_version, capabilities:[{id, title, status, origin, visibility, provider_id,
-   * provider_state:{declared, installed, enabled, ready}, real_world_anchor, entry_command,
-   * next_real_step, implementation_provider_count}], providers:[{id, origin, declared, installed,
-   * enabled, ready, version}]}} in catalog order. Every key is always present ({@code null} where
-   * it does not apply); every provider is listed, the capabilities of {@code scope} only.
+   * Returns a new {@code loopx_capability_catalog_v0} object (docs/contract/cli.md {@code
+   * capability list}): {@code ok, schema_version, capabilities:[{id, title, status, origin,
+   * visibility, provider_id, provider_state:{declared, installed, enabled, ready},
+   * real_world_anchor, entry_command, next_real_step, implementation_provider_count}],
+   * providers:[{id, origin, declared, installed, enabled, ready, version}]}} in catalog order.
+   * Every key is always present ({@code null} where it does not apply); every provider is listed,
+   * the capabilities of {@code scope} only.
    */
   public ObjectNode catalogJson(CatalogScope scope) {
     return CatalogJson.catalog(this, scope);
   }
 
   /**
-   * Returns a new {@code loopx_capability_detail_v0} object (docs/contract/cli.md {@code capability show}):
-   * {@code ok, schema_version, capability:{...the catalog summary fields, kind, provider_version,
-   * implementation_providers:[{provider_id, protocol, provider_state}]}}.
+   * Returns a new {@code loopx_capability_detail_v0} object (docs/contract/cli.md {@code capability
+   * show}): {@code ok, schema_version, capability:{...the catalog summary fields, kind,
+   * provider_version, implementation_providers:[{provider_id, protocol, provider_state}]}}.
    *
    * @throws LoopxException {@code RESOLUTION_FAILED} ({@code unknown capability `<id>`}) when the
    *     capability is not registered, or is internal and {@code scope} is {@link

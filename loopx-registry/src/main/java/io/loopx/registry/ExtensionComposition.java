@@ -15,11 +15,11 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Composes the extensions of a generation after the built-ins (package-private; docs/contract/registry.md):
- * declaration-only manifests in the order given, then installed extensions sorted by id; an
- * installed extension replaces a declaration-only manifest with the same id, and one whose snapshot
- * rejects this runtime's API is reported not ready. Fails with {@code CATALOG_CONFLICT} on two
- * different manifests for one extension id in the same role.
+ * Composes the extensions of a generation after the built-ins (package-private;
+ * docs/contract/registry.md): declaration-only manifests in the order given, then installed
+ * extensions sorted by id; an installed extension replaces a declaration-only manifest with the
+ * same id, and one whose snapshot rejects this runtime's API is reported not ready. Fails with
+ * {@code CATALOG_CONFLICT} on two different manifests for one extension id in the same role.
  */
 final class ExtensionComposition {
   private ExtensionComposition() {}

@@ -14,8 +14,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Whether an optional provider is available: a capability that works without an extension asks
  * whether one is ready, and gets a status word and a {@code next_action} instead of an exception
- * (docs/contract/registry.md "optional resolution"). Produced by {@link CapabilityRegistry#availability} or, when the
- * activation state could not be read, by {@link #stateUnavailable}.
+ * (docs/contract/registry.md "optional resolution"). Produced by {@link
+ * CapabilityRegistry#availability} or, when the activation state could not be read, by {@link
+ * #stateUnavailable}.
  *
  * <p>The three flags mirror the readiness report of the selected provider (or, when none was
  * singled out, of the candidates as a group); they are empty when the state is unavailable.

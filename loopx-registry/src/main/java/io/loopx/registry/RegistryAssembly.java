@@ -21,11 +21,12 @@ import org.jspecify.annotations.Nullable;
  * Collects the inputs of one registry generation and assembles them, in one pass, into a sealed
  * {@link CapabilityRegistry}. Obtain one with {@link CapabilityRegistry#assembly(String)}.
  *
- * <p>Inputs, composed in this order whatever order they were added in (docs/contract/registry.md): built-in
- * contributions ({@link #addBuiltin}), declaration-only manifests ({@link #declare}: state {@code
- * declared=true, installed=enabled=ready=false}, nothing executed), installed extensions ({@link
- * #install}, sorted by id). An installed extension replaces a declaration-only manifest with the
- * same id. Adding an input only records it; no contribution code runs before {@link #seal()}.
+ * <p>Inputs, composed in this order whatever order they were added in (docs/contract/registry.md):
+ * built-in contributions ({@link #addBuiltin}), declaration-only manifests ({@link #declare}: state
+ * {@code declared=true, installed=enabled=ready=false}, nothing executed), installed extensions
+ * ({@link #install}, sorted by id). An installed extension replaces a declaration-only manifest
+ * with the same id. Adding an input only records it; no contribution code runs before {@link
+ * #seal()}.
  *
  * <p>{@link #seal()} asks each contribution for its {@link BuiltinContribution#id() id} and {@link
  * BuiltinContribution#providerId() provider id}, then calls each {@code register} in turn with a

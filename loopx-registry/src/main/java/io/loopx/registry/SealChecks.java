@@ -6,10 +6,10 @@ import io.loopx.api.spi.Origin;
 import java.util.Objects;
 
 /**
- * The checks that sealing applies (package-private; docs/contract/registry.md): the library version, and the
- * integrity of a complete, composed graph with its {@code CATALOG_CONFLICT} messages. {@link
- * IndexBuilder} runs the graph checks in order: providers, then capabilities, then implementations,
- * each in list order.
+ * The checks that sealing applies (package-private; docs/contract/registry.md): the library
+ * version, and the integrity of a complete, composed graph with its {@code CATALOG_CONFLICT}
+ * messages. {@link IndexBuilder} runs the graph checks in order: providers, then capabilities, then
+ * implementations, each in list order.
  */
 final class SealChecks {
   private SealChecks() {}

@@ -25,7 +25,9 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Composition order, provider states, and the catalog conflict rules of docs/contract/registry.md. */
+/**
+ * Composition order, provider states, and the catalog conflict rules of docs/contract/registry.md.
+ */
 class CatalogCompositionTest {
 
   private static LoopxException sealFails(RegistryAssembly assembly) {

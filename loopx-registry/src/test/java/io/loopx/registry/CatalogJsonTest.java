@@ -17,7 +17,10 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The JSON read models: exact keys of docs/contract/cli.md, nulls where a field does not apply, order. */
+/**
+ * The JSON read models: exact keys of docs/contract/cli.md, nulls where a field does not apply,
+ * order.
+ */
 class CatalogJsonTest {
   private static final JsonMapper MAPPER = JsonMapper.builder().build();
 

@@ -22,7 +22,8 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code extension init ID}: creates a standalone extension starter package (docs/contract/scaffold.md).
+ * {@code extension init ID}: creates a standalone extension starter package
+ * (docs/contract/scaffold.md).
  *
  * <p>Checks, in this order, in a preview and an execute alike (each failure a {@link
  * LoopxException} of kind {@link ErrorKind#SCAFFOLD_INVALID} naming the value):

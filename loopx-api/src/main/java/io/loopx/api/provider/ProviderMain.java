@@ -17,8 +17,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Runs the protocol of a standalone {@code java_main} provider (docs/contract/run.md) around a {@link
- * ProviderHandler}:
+ * Runs the protocol of a standalone {@code java_main} provider (docs/contract/run.md) around a
+ * {@link ProviderHandler}:
  *
  * <ul>
  *   <li>When the arguments contain {@value #DOCTOR_FLAG}, it calls {@link ProviderHandler#doctor()}

@@ -11,9 +11,9 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code loopx extension run ID --input-json (PATH | -)}: the managed run of a zero-permission
- * standalone extension (docs/contract/run.md). The request is read and validated before any state is read; exit
- * 0 when the receipt says {@code ok}, 1 when the provider failed, 2 on any error (also a refused
- * precondition).
+ * standalone extension (docs/contract/run.md). The request is read and validated before any state
+ * is read; exit 0 when the receipt says {@code ok}, 1 when the provider failed, 2 on any error
+ * (also a refused precondition).
  */
 @Command(
     name = "run",

@@ -17,12 +17,13 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code loopx semantic-preference recall --input-json (PATH | -) [--extension-id ID]}: the sample
- * host's capability command (docs/contract/dispatch.md, §10). It resolves the one ready implementation of ({@code
- * semantic-preference}, {@code semantic_preference_provider_v0}) or the named extension, requires
- * the permission {@code semantic_preference.read}, asks {@link SampleHostPolicy}, binds the
- * execution envelope with action {@code semantic_preference.recall} and scope {@code
- * {"capability_id":"semantic-preference","operation":"recall"}}, and sends the caller's object plus
- * {@code execution_envelope}. Prints the {@code loopx_capability_dispatch_v0} receipt.
+ * host's capability command (docs/contract/dispatch.md, §10). It resolves the one ready
+ * implementation of ({@code semantic-preference}, {@code semantic_preference_provider_v0}) or the
+ * named extension, requires the permission {@code semantic_preference.read}, asks {@link
+ * SampleHostPolicy}, binds the execution envelope with action {@code semantic_preference.recall}
+ * and scope {@code {"capability_id":"semantic-preference","operation":"recall"}}, and sends the
+ * caller's object plus {@code execution_envelope}. Prints the {@code loopx_capability_dispatch_v0}
+ * receipt.
  */
 @Command(
     name = "recall",

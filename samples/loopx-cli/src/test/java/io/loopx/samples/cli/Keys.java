@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 
-/** The documented keys of every JSON object the CLI prints (docs/contract/doctor.md, §6, §10), in order. */
+/**
+ * The documented keys of every JSON object the CLI prints (docs/contract/doctor.md, §6, §10), in
+ * order.
+ */
 final class Keys {
   private Keys() {}
 

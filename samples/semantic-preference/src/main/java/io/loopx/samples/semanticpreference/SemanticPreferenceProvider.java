@@ -18,8 +18,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The {@code semantic-preference-local} provider (docs/contract/cli.md), started by a host as {@code java_main}
- * for {@code loopx semantic-preference recall}.
+ * The {@code semantic-preference-local} provider (docs/contract/cli.md), started by a host as
+ * {@code java_main} for {@code loopx semantic-preference recall}.
  *
  * <p>Each request is handled in this order, and the first failure is an {@code ok:false} response
  * naming the problem, with exit 1:

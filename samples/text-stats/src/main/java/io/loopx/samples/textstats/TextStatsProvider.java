@@ -10,7 +10,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The {@code loopx-text-stats} provider (docs/contract/samples.md), started by a host as {@code java_main}.
+ * The {@code loopx-text-stats} provider (docs/contract/samples.md), started by a host as {@code
+ * java_main}.
  *
  * <p>Request (stdin): {@code {"schema_version":"loopx_text_stats_request_v0","text":STRING}},
  * validated against {@code /schemas/request.schema.json}; any other shape (a missing or extra key,
