@@ -6,6 +6,7 @@ import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.io.IOException;
@@ -71,7 +72,7 @@ public class LifecycleWriteBenchmark {
       Path pkg = providerPackage(dir);
       Path stateFile = dir.resolve("root").resolve("extensions").resolve("state.json");
       loopx = Loopx.builder().stateFile(stateFile).hostEnvironment(hostEnvironment()).build();
-      loopx.install(loopx.loadManifest(pkg.resolve("extension.toml")), Mode.EXECUTE);
+      loopx.install(LoadedManifest.load(pkg.resolve("extension.toml")), Mode.EXECUTE);
       store = FileActivationStore.at(stateFile);
       enabled = store.read().installed(ID);
       disabled = ExtensionRecords.withEnabled(enabled, false);

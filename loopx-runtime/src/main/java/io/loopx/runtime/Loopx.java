@@ -107,14 +107,6 @@ public final class Loopx {
   // ---------------------------------------------------------------- manifests
 
   /**
-   * Loads and validates a manifest file ({@code MANIFEST_INVALID} / {@code API_INCOMPATIBLE}); the
-   * same as {@link LoadedManifest#load(Path)}.
-   */
-  public LoadedManifest loadManifest(Path file) {
-    return LoadedManifest.load(file);
-  }
-
-  /**
    * Returns the bundled manifest registered by the host under {@code id}.
    *
    * @throws LoopxException {@code MANIFEST_INVALID} for an unknown bundled id

@@ -23,6 +23,7 @@ import io.loopx.runtime.dispatch.ActivationCheckReceipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
+import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,7 +124,7 @@ class DispatchTest {
   }
 
   void install(Loopx loopx, Path dir) {
-    loopx.install(loopx.loadManifest(dir.resolve("extension.toml")), Mode.EXECUTE);
+    loopx.install(LoadedManifest.load(dir.resolve("extension.toml")), Mode.EXECUTE);
   }
 
   static ObjectNode scope() {
@@ -360,7 +361,7 @@ class DispatchTest {
 
     String manifest = Files.readString(dir.resolve("extension.toml"));
     Files.writeString(dir.resolve("extension.toml"), manifest.replace("1.0.0", "2.0.0"));
-    loopx.upgrade(loopx.loadManifest(dir.resolve("extension.toml")), Mode.EXECUTE);
+    loopx.upgrade(LoadedManifest.load(dir.resolve("extension.toml")), Mode.EXECUTE);
     ActivationCheckReceipt upgraded = loopx.activation(alpha, Set.of(READ));
     assertThat(upgraded.providerVersion()).isEqualTo("2.0.0");
     assertThat(upgraded.revision()).isNotEqualTo(record.revision());

@@ -79,13 +79,13 @@ class LifecycleTest {
   }
 
   LoadedManifest manifest() {
-    return loopx.loadManifest(packageDir.resolve("extension.toml"));
+    return LoadedManifest.load(packageDir.resolve("extension.toml"));
   }
 
   LoadedManifest version(String version) throws IOException {
     Path dir = tmp.resolve("demo-ext-" + version);
     writeProvider(dir, version);
-    return loopx.loadManifest(dir.resolve("extension.toml"));
+    return LoadedManifest.load(dir.resolve("extension.toml"));
   }
 
   void failDoctor(boolean fail) throws IOException {

@@ -83,7 +83,7 @@ public final class TestLoopx implements AutoCloseable {
     JimfsRuntimeRoot.ProviderPackage written = root.writePackage(manifest);
     written.launcher().ifPresent(l -> launcher.script(l, script));
     manifest.javaMain().ifPresent(c -> launcher.scriptJavaMain(c, script));
-    return loopx.loadManifest(written.manifestFile());
+    return LoadedManifest.load(written.manifestFile());
   }
 
   /** Returns the state file's bytes, or empty when it does not exist. */

@@ -8,7 +8,6 @@ import io.loopx.runtime.Receipt;
 import io.loopx.runtime.process.LaunchRequest;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -20,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  * schema_version, operation ("run"), extension_id, provider_version, revision, protocol, dry_run,
  * executed, status, failure_kind, exit_code, provider_result, input_schema_version}.
  *
- * <p>An executed run is classified by {@link #executed}, first match wins:
+ * <p>An executed run's {@link #outcome} is classified, first match wins:
  *
  * <ol>
  *   <li>could not start: {@code provider_failed} / {@code execution_failed};
@@ -38,22 +37,17 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>{@code exit_code} is the provider's own exit status when it exited by itself (128+n when a
  * signal n that LoopX did not send killed it) and {@code null} otherwise. {@code provider_result}
  * is the parsed stdout whenever it was exactly one JSON object and was not cut at the cap ({@link
- * #OUTPUT_LIMIT}), whatever the status. {@code ok} is true only for {@code succeeded} and for a
- * preview.
+ * LaunchRequest#DEFAULT_OUTPUT_LIMIT} bytes per stream), whatever the status. {@code ok} is true
+ * only for {@code succeeded} and for a preview.
  *
- * <p>Immutable: the provider result is copied on the way in and out.
+ * <p>Immutable.
  *
  * @param extensionId the extension that was run
  * @param providerVersion the active revision's manifest {@code version}
  * @param revision the active revision
  * @param protocol the runtime protocol
  * @param dryRun whether this was a preview
- * @param executed whether LoopX dispatched the request (every executed run, also one whose provider
- *     could not start); always {@code !dryRun}
- * @param status the status ({@link RunStatus#READY} exactly for a preview)
- * @param failureKind the named failure, if any
- * @param exitCode the provider's own exit status, when it exited by itself
- * @param providerResult the provider's stdout object, when stdout was exactly one
+ * @param outcome what the provider did (status {@link RunStatus#READY} exactly for a preview)
  * @param inputSchemaVersion the request's top-level {@code schema_version} when it is a string
  */
 public record RunReceipt(
@@ -62,70 +56,51 @@ public record RunReceipt(
     Revision revision,
     ProtocolId protocol,
     boolean dryRun,
-    boolean executed,
-    RunStatus status,
-    Optional<RunFailure> failureKind,
-    OptionalInt exitCode,
-    Optional<ObjectNode> providerResult,
+    ProviderOutcome outcome,
     Optional<String> inputSchemaVersion)
     implements Receipt {
 
   /** The receipt schema. */
   public static final String SCHEMA_VERSION = "loopx_extension_run_receipt_v0";
 
-  /** The cap of each provider output stream in a run: 1,000,000 bytes. */
-  public static final int OUTPUT_LIMIT = LaunchRequest.DEFAULT_OUTPUT_LIMIT;
-
-  /** The {@code operation} of every run receipt. */
-  public static final String OPERATION = "run";
-
   /**
-   * Checks nulls and consistency and copies the provider result.
+   * Checks nulls and consistency.
    *
-   * @throws InvalidValueException when {@code executed == dryRun}, or the status is {@code READY}
-   *     for an executed run (or anything else for a preview), or a preview carries a failure, exit
-   *     code or provider result
+   * @throws InvalidValueException when the status is {@code READY} for an executed run (or anything
+   *     else for a preview), or a preview carries a failure, exit code or provider result
    */
   public RunReceipt {
     Objects.requireNonNull(extensionId, "extensionId");
     Objects.requireNonNull(providerVersion, "providerVersion");
     Objects.requireNonNull(revision, "revision");
     Objects.requireNonNull(protocol, "protocol");
-    Objects.requireNonNull(status, "status");
-    Objects.requireNonNull(failureKind, "failureKind");
-    Objects.requireNonNull(exitCode, "exitCode");
-    providerResult =
-        Objects.requireNonNull(providerResult, "providerResult").map(o -> o.deepCopy());
+    Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(inputSchemaVersion, "inputSchemaVersion");
-    if (executed == dryRun) {
+    if ((outcome.status() == RunStatus.READY) != dryRun) {
       throw new InvalidValueException(
-          "run receipt", extensionId.value(), "is either a preview or executed");
+          "run receipt status", outcome.status().wireName(), "is `ready` exactly for a preview");
     }
-    if ((status == RunStatus.READY) != dryRun) {
-      throw new InvalidValueException(
-          "run receipt status", status.wireName(), "is `ready` exactly for a preview");
-    }
-    if (dryRun && (failureKind.isPresent() || exitCode.isPresent() || providerResult.isPresent())) {
+    if (dryRun
+        && (outcome.failure().isPresent()
+            || outcome.exitCode().isPresent()
+            || outcome.providerResult().isPresent())) {
       throw new InvalidValueException(
           "run receipt", extensionId.value(), "a preview has no failure, exit code or result");
     }
   }
 
-  /** Returns what the provider did, as the outcome shared with dispatch receipts. */
-  public ProviderOutcome outcome() {
-    return new ProviderOutcome(status, failureKind, exitCode, providerResult);
-  }
-
-  /** Returns a copy of the provider's stdout object, when stdout was exactly one. */
-  @Override
-  public Optional<ObjectNode> providerResult() {
-    return providerResult.map(o -> o.deepCopy());
+  /**
+   * Returns whether LoopX dispatched the request (every executed run, also one whose provider could
+   * not start); always {@code !dryRun}.
+   */
+  public boolean executed() {
+    return !dryRun;
   }
 
   /** Returns whether the run succeeded, or, for a preview, would be attempted. */
   @Override
   public boolean ok() {
-    return status == RunStatus.SUCCEEDED || status == RunStatus.READY;
+    return outcome.status() == RunStatus.SUCCEEDED || outcome.status() == RunStatus.READY;
   }
 
   @Override
@@ -138,14 +113,14 @@ public record RunReceipt(
     ObjectNode o = JsonNodeFactory.instance.objectNode();
     o.put("ok", ok());
     o.put("schema_version", SCHEMA_VERSION);
-    o.put("operation", OPERATION);
+    o.put("operation", "run");
     o.put("extension_id", extensionId.value());
     o.put("provider_version", providerVersion);
     o.put("revision", revision.value());
     o.put("protocol", protocol.value());
     o.put("dry_run", dryRun);
-    o.put("executed", executed);
-    outcome().writeTo(o);
+    o.put("executed", executed());
+    outcome.writeTo(o);
     if (inputSchemaVersion.isPresent()) {
       o.put("input_schema_version", inputSchemaVersion.get());
     } else {

@@ -4,7 +4,6 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import java.util.Collections;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -70,11 +69,6 @@ public record ActivationState(SortedMap<ExtensionId, ExtensionRecord> extensions
   /** Returns an unmodifiable view (the record's map is already unmodifiable). */
   @Override
   public SortedMap<ExtensionId, ExtensionRecord> extensions() {
-    return extensions;
-  }
-
-  /** Returns an unmodifiable plain-map view, for callers that do not need the ordering type. */
-  public Map<ExtensionId, ExtensionRecord> asMap() {
     return extensions;
   }
 }

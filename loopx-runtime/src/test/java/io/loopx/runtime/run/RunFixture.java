@@ -10,6 +10,7 @@ import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -110,7 +111,8 @@ final class RunFixture {
     write(spec);
     assertThat(
             loopx
-                .install(loopx.loadManifest(dir(spec.id()).resolve("extension.toml")), Mode.EXECUTE)
+                .install(
+                    LoadedManifest.load(dir(spec.id()).resolve("extension.toml")), Mode.EXECUTE)
                 .doctor()
                 .status())
         .isEqualTo(DoctorStatus.READY);

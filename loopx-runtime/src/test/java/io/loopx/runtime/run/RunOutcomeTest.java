@@ -204,18 +204,19 @@ class RunOutcomeTest {
 
     RunReceipt receipt = fixture.loopx.run(id, REQUEST, Mode.EXECUTE);
 
-    assertThat(receipt.status()).isEqualTo(row.status());
-    assertThat(receipt.failureKind()).isEqualTo(row.failure());
-    assertThat(receipt.exitCode()).isEqualTo(row.exitCode());
+    assertThat(receipt.outcome().status()).isEqualTo(row.status());
+    assertThat(receipt.outcome().failure()).isEqualTo(row.failure());
+    assertThat(receipt.outcome().exitCode()).isEqualTo(row.exitCode());
     assertThat(receipt.ok()).isEqualTo(row.status() == RunStatus.SUCCEEDED);
     assertThat(receipt.dryRun()).isFalse();
     assertThat(receipt.executed()).isTrue();
     assertThat(receipt.inputSchemaVersion()).contains("demo_request_v1");
     if (row.name().startsWith("stdout exactly at the cap")) {
-      ObjectNode big = receipt.providerResult().orElseThrow();
+      ObjectNode big = receipt.outcome().providerResult().orElseThrow();
       assertThat(big.get("pad").asString()).hasSize(RunRequest.MAX_BYTES - BIG_PREFIX.length() - 2);
     } else {
-      assertThat(receipt.providerResult().map(ObjectNode::toString)).isEqualTo(row.result());
+      assertThat(receipt.outcome().providerResult().map(ObjectNode::toString))
+          .isEqualTo(row.result());
     }
     ObjectNode json = receipt.toJson();
     assertThat(json.get("status").asString()).isEqualTo(row.status().wireName());
@@ -239,14 +240,14 @@ class RunOutcomeTest {
 
     RunReceipt receipt = host.run(id, REQUEST, Mode.EXECUTE);
 
-    assertThat(receipt.status()).isEqualTo(RunStatus.PROVIDER_FAILED);
-    assertThat(receipt.failureKind()).contains(RunFailure.EXECUTION_FAILED);
-    assertThat(receipt.exitCode()).isEmpty();
-    assertThat(receipt.providerResult()).isEmpty();
+    assertThat(receipt.outcome().status()).isEqualTo(RunStatus.PROVIDER_FAILED);
+    assertThat(receipt.outcome().failure()).contains(RunFailure.EXECUTION_FAILED);
+    assertThat(receipt.outcome().exitCode()).isEmpty();
+    assertThat(receipt.outcome().providerResult()).isEmpty();
     assertThat(receipt.ok()).isFalse();
     assertThat(installer.startedMarker("demo-run")).doesNotExist();
     // The same extension runs fine from a host with an ordinary environment.
-    assertThat(installer.loopx.run(id, REQUEST, Mode.EXECUTE).status())
+    assertThat(installer.loopx.run(id, REQUEST, Mode.EXECUTE).outcome().status())
         .isEqualTo(RunStatus.SUCCEEDED);
   }
 
@@ -270,7 +271,7 @@ class RunOutcomeTest {
 
     RunReceipt receipt = host.run(id, utf8("{ \"b\": 1, \"a\": 2 }"), Mode.EXECUTE);
 
-    assertThat(receipt.status()).isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     LaunchRequest request = seen.get(0);
     assertThat(seen).hasSize(1);
     assertThat(request.argv()).containsExactly(installer.script("demo-run").toString(), "--x");
@@ -303,8 +304,8 @@ class RunOutcomeTest {
 
     RunReceipt receipt = fixture.loopx.run(id, REQUEST, Mode.EXECUTE);
 
-    assertThat(receipt.failureKind()).contains(RunFailure.TIMEOUT);
-    assertThat(receipt.exitCode()).isEmpty();
+    assertThat(receipt.outcome().failure()).contains(RunFailure.TIMEOUT);
+    assertThat(receipt.outcome().exitCode()).isEmpty();
     assertThat(receipt.toJson().get("exit_code").isNull()).isTrue();
     long grandchild =
         Long.parseLong(Files.readString(fixture.dir("demo-run").resolve("grandchild.pid")).strip());
@@ -328,7 +329,7 @@ class RunOutcomeTest {
 
     RunReceipt receipt = fixture.loopx.run(id, spaced, Mode.EXECUTE);
 
-    assertThat(receipt.status()).isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     Path dir = fixture.dir("demo-run");
     assertThat(Files.readString(dir.resolve("stdin"), StandardCharsets.UTF_8))
         .isEqualTo("{\"z\":1,\"a\":[1,2.50,{\"y\":null,\"b\":\"é\"}],\"m\":1E+400}");
@@ -360,7 +361,7 @@ class RunOutcomeTest {
     assertThat(receipt.ok()).isTrue();
     assertThat(receipt.dryRun()).isTrue();
     assertThat(receipt.executed()).isFalse();
-    assertThat(receipt.status()).isEqualTo(RunStatus.READY);
+    assertThat(receipt.outcome().status()).isEqualTo(RunStatus.READY);
     assertThat(receipt.inputSchemaVersion()).contains("demo_request_v1");
     assertThat(receipt.toJson().toString())
         .isEqualTo(
@@ -385,7 +386,7 @@ class RunOutcomeTest {
 
     RunReceipt receipt = fixture.loopx.run(id, REQUEST, Mode.EXECUTE);
 
-    assertThat(receipt.status()).isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     long leftover =
         Long.parseLong(Files.readString(fixture.dir("demo-run").resolve("left.pid")).strip());
     assertThat(RunFixture.alive(leftover)).isFalse();

@@ -93,7 +93,7 @@ class RunPreconditionsTest {
     assertThat(fixture.startedMarker("demo-run")).doesNotExist();
 
     fixture.loopx.doctor(id, Mode.EXECUTE);
-    assertThat(fixture.loopx.run(id, REQUEST, Mode.EXECUTE).status())
+    assertThat(fixture.loopx.run(id, REQUEST, Mode.EXECUTE).outcome().status())
         .isEqualTo(RunStatus.SUCCEEDED);
   }
 

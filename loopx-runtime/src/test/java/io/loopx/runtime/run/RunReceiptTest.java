@@ -156,10 +156,10 @@ class RunReceiptTest {
   void classifiesFirstMatchWins(Case c) {
     RunReceipt receipt = ProviderOutcomes.runExecuted(MANIFEST, REQUEST, c.result());
 
-    assertThat(receipt.status()).isEqualTo(c.status());
-    assertThat(receipt.failureKind()).isEqualTo(c.failure());
-    assertThat(receipt.exitCode()).isEqualTo(c.exitCode());
-    assertThat(receipt.providerResult().isPresent()).isEqualTo(c.hasResult());
+    assertThat(receipt.outcome().status()).isEqualTo(c.status());
+    assertThat(receipt.outcome().failure()).isEqualTo(c.failure());
+    assertThat(receipt.outcome().exitCode()).isEqualTo(c.exitCode());
+    assertThat(receipt.outcome().providerResult().isPresent()).isEqualTo(c.hasResult());
     assertThat(receipt.ok()).isEqualTo(c.status() == RunStatus.SUCCEEDED);
     assertThat(receipt.executed()).isTrue();
     assertThat(receipt.dryRun()).isFalse();
@@ -213,59 +213,42 @@ class RunReceiptTest {
   @Test
   void theProviderResultCannotBeChangedThroughTheReceipt() {
     RunReceipt receipt = ProviderOutcomes.runExecuted(MANIFEST, REQUEST, exited(0, "{\"n\":1}"));
-    receipt.providerResult().orElseThrow().put("n", 2);
+    receipt.outcome().providerResult().orElseThrow().put("n", 2);
     ((ObjectNode) receipt.toJson().get("provider_result")).put("n", 3);
 
-    assertThat(receipt.providerResult().orElseThrow().get("n").asInt()).isEqualTo(1);
+    assertThat(receipt.outcome().providerResult().orElseThrow().get("n").asInt()).isEqualTo(1);
   }
 
   @Test
   void inconsistentReceiptsAreRejected() {
-    assertThatThrownBy(
-            () ->
-                new RunReceipt(
-                    MANIFEST.id(),
-                    "1",
-                    MANIFEST.revision(),
-                    ProtocolId.of("demo_run_v0"),
-                    true,
-                    true,
-                    RunStatus.READY,
-                    Optional.empty(),
-                    OptionalInt.empty(),
-                    Optional.empty(),
-                    Optional.empty()))
+    ProviderOutcome ready =
+        new ProviderOutcome(
+            RunStatus.READY, Optional.empty(), OptionalInt.empty(), Optional.empty());
+    ProviderOutcome succeeded =
+        new ProviderOutcome(
+            RunStatus.SUCCEEDED, Optional.empty(), OptionalInt.of(0), Optional.empty());
+    ProviderOutcome readyWithExitCode =
+        new ProviderOutcome(RunStatus.READY, Optional.empty(), OptionalInt.of(0), Optional.empty());
+    // a preview that claims a status other than ready
+    assertThatThrownBy(() -> receipt(true, succeeded)).isInstanceOf(InvalidValueException.class);
+    // an executed run that claims ready
+    assertThatThrownBy(() -> receipt(false, ready)).isInstanceOf(InvalidValueException.class);
+    // a preview that carries an exit code
+    assertThatThrownBy(() -> receipt(true, readyWithExitCode))
         .isInstanceOf(InvalidValueException.class);
-    assertThatThrownBy(
-            () ->
-                new RunReceipt(
-                    MANIFEST.id(),
-                    "1",
-                    MANIFEST.revision(),
-                    ProtocolId.of("demo_run_v0"),
-                    false,
-                    true,
-                    RunStatus.READY,
-                    Optional.empty(),
-                    OptionalInt.empty(),
-                    Optional.empty(),
-                    Optional.empty()))
-        .isInstanceOf(InvalidValueException.class);
-    assertThatThrownBy(
-            () ->
-                new RunReceipt(
-                    MANIFEST.id(),
-                    "1",
-                    MANIFEST.revision(),
-                    ProtocolId.of("demo_run_v0"),
-                    true,
-                    false,
-                    RunStatus.READY,
-                    Optional.empty(),
-                    OptionalInt.of(0),
-                    Optional.empty(),
-                    Optional.empty()))
-        .isInstanceOf(InvalidValueException.class);
+    assertThat(receipt(true, ready).executed()).isFalse();
+    assertThat(receipt(false, succeeded).executed()).isTrue();
+  }
+
+  private static RunReceipt receipt(boolean dryRun, ProviderOutcome outcome) {
+    return new RunReceipt(
+        MANIFEST.id(),
+        "1",
+        MANIFEST.revision(),
+        ProtocolId.of("demo_run_v0"),
+        dryRun,
+        outcome,
+        Optional.empty());
   }
 
   @Test

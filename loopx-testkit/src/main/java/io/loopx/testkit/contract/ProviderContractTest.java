@@ -13,9 +13,9 @@ import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.process.LaunchOutcome;
+import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
-import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.run.RunStatus;
 import java.nio.file.Path;
 import java.util.List;
@@ -208,8 +208,9 @@ public abstract class ProviderContractTest {
     if (result.exitedWithZero()) {
       return Optional.of("the provider exited 0");
     }
-    if (result.stdout().length > RunReceipt.OUTPUT_LIMIT) {
-      return Optional.of("stdout is over the " + RunReceipt.OUTPUT_LIMIT + "-byte limit");
+    if (result.stdout().length > LaunchRequest.DEFAULT_OUTPUT_LIMIT) {
+      return Optional.of(
+          "stdout is over the " + LaunchRequest.DEFAULT_OUTPUT_LIMIT + "-byte limit");
     }
     ObjectNode object;
     try {

@@ -26,7 +26,6 @@ import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
 import io.loopx.runtime.run.ProviderOutcome;
-import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.io.File;
 import java.io.IOException;
@@ -83,7 +82,7 @@ final class ProviderHarness {
             .domainPolicy(DomainPolicy.allowAll());
     builtins.forEach(builder::builtin);
     this.loopx = builder.build();
-    this.manifest = loopx.loadManifest(manifestFile.toAbsolutePath());
+    this.manifest = LoadedManifest.load(manifestFile.toAbsolutePath());
     this.id = manifest.manifest().id();
     this.binding = binding;
   }
@@ -132,8 +131,7 @@ final class ProviderHarness {
    */
   ProviderOutcome send(byte[] request) {
     if (binding.isEmpty()) {
-      RunReceipt r = loopx.run(id, request, Mode.EXECUTE);
-      return new ProviderOutcome(r.status(), r.failureKind(), r.exitCode(), r.providerResult());
+      return loopx.run(id, request, Mode.EXECUTE).outcome();
     }
     DispatchReceipt r = loopx.dispatch(dispatchRequest(binding.get()), request, Mode.EXECUTE);
     return r.outcome();

@@ -9,6 +9,7 @@ import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.run.RunStatus;
 import io.loopx.scaffold.Scaffold;
@@ -153,17 +154,17 @@ class StarterPackageEndToEndTest extends ProviderContractTest {
     Loopx loopx = Loopx.builder().runtimeRoot(root).hostEnvironment(hostEnvironment()).build();
     ExtensionId id = ExtensionId.of(ID);
 
-    ActivationReceipt install = loopx.install(loopx.loadManifest(manifest()), Mode.EXECUTE);
+    ActivationReceipt install = loopx.install(LoadedManifest.load(manifest()), Mode.EXECUTE);
     assertThat(install.doctor().status()).as("%s", install.doctor()).isEqualTo(DoctorStatus.READY);
     assertThat(loopx.doctor(id, Mode.EXECUTE).status()).isEqualTo(DoctorStatus.READY);
 
     byte[] example = Files.readAllBytes(pkg.resolve("examples/request.json"));
-    assertThat(loopx.run(id, example, Mode.PREVIEW).status()).isEqualTo(RunStatus.READY);
+    assertThat(loopx.run(id, example, Mode.PREVIEW).outcome().status()).isEqualTo(RunStatus.READY);
     RunReceipt run = loopx.run(id, example, Mode.EXECUTE);
-    assertThat(run.status()).as("%s", run.toJson()).isEqualTo(RunStatus.SUCCEEDED);
-    assertThat(run.exitCode()).hasValue(0);
+    assertThat(run.outcome().status()).as("%s", run.toJson()).isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(run.outcome().exitCode()).hasValue(0);
     assertThat(run.inputSchemaVersion()).hasValue("loopx_starter_check_request_v0");
-    ObjectNode answer = run.providerResult().orElseThrow();
+    ObjectNode answer = run.outcome().providerResult().orElseThrow();
     assertThat(answer.toString())
         .isEqualTo(
             "{\"ok\":true,\"schema_version\":\"loopx_starter_check_response_v0\","
@@ -173,9 +174,11 @@ class StarterPackageEndToEndTest extends ProviderContractTest {
 
     byte[] missingName = "{\"schema_version\":\"loopx_starter_check_request_v0\"}".getBytes(UTF_8);
     RunReceipt refused = loopx.run(id, missingName, Mode.EXECUTE);
-    assertThat(refused.status()).as("%s", refused.toJson()).isEqualTo(RunStatus.PROVIDER_FAILED);
-    assertThat(refused.exitCode()).hasValue(1);
-    ObjectNode refusal = refused.providerResult().orElseThrow();
+    assertThat(refused.outcome().status())
+        .as("%s", refused.toJson())
+        .isEqualTo(RunStatus.PROVIDER_FAILED);
+    assertThat(refused.outcome().exitCode()).hasValue(1);
+    ObjectNode refusal = refused.outcome().providerResult().orElseThrow();
     assertThat(refusal.get("ok").booleanValue()).isFalse();
     assertThat(refusal.get("schema_version").stringValue())
         .isEqualTo("loopx_starter_check_response_v0");

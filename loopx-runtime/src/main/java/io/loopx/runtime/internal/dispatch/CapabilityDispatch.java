@@ -23,6 +23,7 @@ import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.envelope.EnvelopeBinder;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.lifecycle.Freshness;
+import io.loopx.runtime.internal.run.ExecuteTimeCheck;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.ProviderOutcomes;
 import io.loopx.runtime.internal.run.RunRequest;
@@ -45,9 +46,11 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Order: resolve exactly one ready implementation (or the caller-named one) on the registry
  * generation matching the current state → the extension's manifest declares the permission and its
  * runtime requires it → the host's {@link DomainPolicy} allows the action → the execution envelope
- * is bound → (execute only) the state is re-read and the revision and doctor proof re-checked, then
- * the provider runs: a bounded subprocess for an extension, the trusted in-process handler for a
- * built-in (no caps, no kill, no exit code).
+ * is bound → (execute only) the state is re-read (enabled, revision, doctor proof), the runtime
+ * resolved and the launch prepared, and right before the launch the state is read once more and
+ * checked as a whole ({@link ExecuteTimeCheck}, so a disable that commits during the policy or the
+ * hashing wins); then the provider runs: a bounded subprocess for an extension, the trusted
+ * in-process handler for a built-in (no caps, no kill, no exit code).
  */
 public final class CapabilityDispatch {
   private final ActivationStore store;
@@ -124,11 +127,8 @@ public final class CapabilityDispatch {
 
   private ProviderOutcome runExtension(
       ExtensionId id, Revision revision, DispatchRequest request, ObjectNode bound) {
-    ExtensionRecord record = currentRecord(id);
-    if (!record.activeRevision().equals(revision)) {
-      throw new LoopxException(
-          ErrorKind.STATE_CONFLICT, "extension state changed during dispatch; retry");
-    }
+    ExtensionRecord record = ExtensionRecords.requireEnabled(currentRecord(id));
+    ExecuteTimeCheck.requireRevision(record, revision, "dispatch");
     RuntimeResolution.Resolved runtime = freshness.requireFresh(record);
     RuntimeSpec spec = record.active().manifest().runtime().orElseThrow();
     LaunchRequest launch =
@@ -136,6 +136,7 @@ public final class CapabilityDispatch {
             .request(runtime, spec, request.extraArgs(), id, revision)
             .stdin(StrictJson.toCompactBytes(bound))
             .build();
+    ExecuteTimeCheck.require(store, id, revision, runtime, "dispatch");
     return ProviderOutcomes.classify(providers.launch(launch));
   }
 

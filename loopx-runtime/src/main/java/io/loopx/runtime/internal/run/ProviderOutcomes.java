@@ -6,6 +6,7 @@ import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.process.LaunchOutcome;
+import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunFailure;
@@ -40,7 +41,7 @@ public final class ProviderOutcomes {
     // timeout.
     Optional<ObjectNode> object =
         result.outcome() == LaunchOutcome.STDOUT_OVER_LIMIT
-                || stdout.length > RunReceipt.OUTPUT_LIMIT
+                || stdout.length > LaunchRequest.DEFAULT_OUTPUT_LIMIT
             ? Optional.empty()
             : oneObject(stdout);
     switch (result.outcome()) {
@@ -100,11 +101,8 @@ public final class ProviderOutcomes {
         manifest.revision(),
         runtime(manifest).protocol(),
         true,
-        false,
-        RunStatus.READY,
-        Optional.empty(),
-        OptionalInt.empty(),
-        Optional.empty(),
+        new ProviderOutcome(
+            RunStatus.READY, Optional.empty(), OptionalInt.empty(), Optional.empty()),
         request.schemaVersion());
   }
 
@@ -117,18 +115,13 @@ public final class ProviderOutcomes {
   public static RunReceipt runExecuted(
       ExtensionManifest manifest, RunRequest request, LaunchResult result) {
     RuntimeSpec runtime = runtime(manifest);
-    ProviderOutcome outcome = classify(result);
     return new RunReceipt(
         manifest.id(),
         manifest.version(),
         manifest.revision(),
         runtime.protocol(),
         false,
-        true,
-        outcome.status(),
-        outcome.failure(),
-        outcome.exitCode(),
-        outcome.providerResult(),
+        classify(result),
         request.schemaVersion());
   }
 

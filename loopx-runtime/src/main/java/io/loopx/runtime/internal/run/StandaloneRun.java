@@ -75,9 +75,10 @@ public final class StandaloneRun {
         providers
             .request(runtime, spec, List.of(), id, manifest.revision())
             .stdin(request.providerInput())
-            .stdoutLimit(RunReceipt.OUTPUT_LIMIT)
-            .stderrLimit(RunReceipt.OUTPUT_LIMIT)
+            .stdoutLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
+            .stderrLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
             .build();
+    ExecuteTimeCheck.require(store, id, manifest.revision(), runtime, "run");
     return ProviderOutcomes.runExecuted(manifest, request, providers.launch(launch));
   }
 

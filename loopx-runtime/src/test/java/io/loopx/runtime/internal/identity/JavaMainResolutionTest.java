@@ -191,7 +191,7 @@ class JavaMainResolutionTest {
     write(exploded.resolve("module-info.class"), "module", false);
 
     List<Path> codePath =
-        RuntimeEnvironment.codePathOf(
+        HostCodePath.of(
             "lib/c.jar"
                 + File.pathSeparator
                 + File.pathSeparator
@@ -217,7 +217,7 @@ class JavaMainResolutionTest {
     Path jar =
         writeJar(mods.resolve("provider.jar"), Map.of("com/example/provider/Main.class", "m"));
 
-    List<Path> codePath = RuntimeEnvironment.codePathOf("", mods.toString(), fs.getPath("/"));
+    List<Path> codePath = HostCodePath.of("", mods.toString(), fs.getPath("/"));
 
     RuntimeResolution.Resolved r = resolved(resolve(codePath));
     assertThat(r.identityRecord()).contains(FileIdentity.of(jar).digest());

@@ -29,7 +29,7 @@ final class CatalogOptions {
   CapabilityRegistry registry(Loopx loopx) {
     List<LoadedManifest> declared = new ArrayList<>();
     for (Path file : manifests) {
-      declared.add(loopx.loadManifest(file));
+      declared.add(LoadedManifest.load(file));
     }
     return loopx.registryWith(declared);
   }

@@ -76,7 +76,7 @@ final class DemoCommand extends SessionCommand {
       }
     } else {
       for (Path file : files) {
-        loaded.add(loopx.loadManifest(file));
+        loaded.add(LoadedManifest.load(file));
       }
     }
     ObjectNode json = JsonNodeFactory.instance.objectNode();

@@ -31,7 +31,7 @@ final class ManifestChoice {
       throw Arguments.usage("specify exactly one of --manifest PATH or --bundled ID");
     }
     if (file != null) {
-      return loopx.loadManifest(file);
+      return LoadedManifest.load(file);
     }
     return loopx.bundledManifest(Arguments.extensionId(id).value());
   }

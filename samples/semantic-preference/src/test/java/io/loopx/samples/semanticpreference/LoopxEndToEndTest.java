@@ -58,7 +58,7 @@ class LoopxEndToEndTest {
   void installExecutesTheDoctorAndTheExtensionIsReady(@TempDir Path runtimeRoot) {
     Loopx loopx =
         Loopx.builder().runtimeRoot(runtimeRoot).builtin(new SemanticPreferenceContract()).build();
-    LoadedManifest manifest = loopx.loadManifest(Path.of("extension.toml").toAbsolutePath());
+    LoadedManifest manifest = LoadedManifest.load(Path.of("extension.toml").toAbsolutePath());
 
     ActivationReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
 

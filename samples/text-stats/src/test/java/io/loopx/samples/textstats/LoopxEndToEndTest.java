@@ -22,7 +22,7 @@ class LoopxEndToEndTest {
   @Test
   void installExecutesTheDoctorAndTheExtensionIsReady(@TempDir Path runtimeRoot) {
     Loopx loopx = Loopx.builder().runtimeRoot(runtimeRoot).build();
-    LoadedManifest manifest = loopx.loadManifest(Path.of("extension.toml").toAbsolutePath());
+    LoadedManifest manifest = LoadedManifest.load(Path.of("extension.toml").toAbsolutePath());
 
     ActivationReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
 

@@ -1,0 +1,55 @@
+package io.loopx.runtime.internal.run;
+
+import io.loopx.api.ErrorKind;
+import io.loopx.api.ExtensionId;
+import io.loopx.api.LoopxException;
+import io.loopx.api.Revision;
+import io.loopx.api.internal.Problems;
+import io.loopx.runtime.internal.identity.RuntimeResolution;
+import io.loopx.runtime.internal.state.ExtensionRecords;
+import io.loopx.runtime.state.ActivationStore;
+import io.loopx.runtime.state.ExtensionRecord;
+
+/**
+ * The execute-time check of a provider call (docs/threat-model.md, P3): read the state once more,
+ * right before the launch, and require together that the extension is still installed and enabled,
+ * that its active revision is the one the call was prepared for, and that its doctor proof still
+ * covers the runtime identity about to be launched. A disable, upgrade or rollback that commits
+ * before this read always wins.
+ */
+public final class ExecuteTimeCheck {
+  private ExecuteTimeCheck() {}
+
+  /**
+   * Re-reads {@code id} in {@code store} and checks it against what the call was prepared for.
+   *
+   * @param operation the call's name in the conflict message ({@code dispatch} or {@code run})
+   * @throws LoopxException {@code NOT_INSTALLED}, {@code EXTENSION_DISABLED}, {@code
+   *     STATE_CONFLICT} (another revision is active) or {@code DOCTOR_STALE} (the proof no longer
+   *     covers {@code runtime})
+   */
+  public static void require(
+      ActivationStore store,
+      ExtensionId id,
+      Revision revision,
+      RuntimeResolution.Resolved runtime,
+      String operation) {
+    ExtensionRecord now = ExtensionRecords.requireEnabled(store.read().installed(id));
+    requireRevision(now, revision, operation);
+    if (!now.proofCovers(runtime.identity().value())) {
+      throw Problems.doctorStale(id);
+    }
+  }
+
+  /**
+   * Requires that {@code record}'s active revision is {@code revision}.
+   *
+   * @throws LoopxException {@code STATE_CONFLICT}
+   */
+  public static void requireRevision(ExtensionRecord record, Revision revision, String operation) {
+    if (!record.activeRevision().equals(revision)) {
+      throw new LoopxException(
+          ErrorKind.STATE_CONFLICT, "extension state changed during " + operation + "; retry");
+    }
+  }
+}
