@@ -5,7 +5,6 @@ import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
 import java.util.Objects;
 import java.util.Optional;
-import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -58,12 +57,7 @@ public record ActivationReceipt(
 
   @Override
   public ObjectNode toJson() {
-    ObjectNode o = JsonNodeFactory.instance.objectNode();
-    o.put("ok", ok());
-    o.put("schema_version", schemaVersion());
-    o.put("operation", operation);
-    o.put("dry_run", dryRun);
-    o.put("changed", changed);
+    ObjectNode o = Receipts.operationHead(ok(), operation, dryRun, changed);
     o.put("extension_id", extensionId.value());
     o.put("version", version);
     o.put("revision", revision.value());

@@ -4,7 +4,6 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
 import java.util.Objects;
-import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -51,12 +50,7 @@ public record RollbackReceipt(
 
   @Override
   public ObjectNode toJson() {
-    ObjectNode o = JsonNodeFactory.instance.objectNode();
-    o.put("ok", ok());
-    o.put("schema_version", schemaVersion());
-    o.put("operation", "rollback");
-    o.put("dry_run", dryRun);
-    o.put("changed", changed);
+    ObjectNode o = Receipts.operationHead(ok(), "rollback", dryRun, changed);
     o.put("extension_id", extensionId.value());
     o.put("version", version);
     o.put("revision", revision.value());

@@ -5,7 +5,6 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
-import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.Implementation;
 import io.loopx.api.manifest.RuntimeSpec;
@@ -20,6 +19,7 @@ import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
+import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
@@ -27,7 +27,6 @@ import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.state.ExtensionRecord;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -201,18 +200,8 @@ final class ProviderHarness {
     List<String> argv = new ArrayList<>(resolved.commandPrefix());
     argv.addAll(spec.args());
     argv.addAll(extraArgs);
-    Map<String, String> env = new LinkedHashMap<>(environment);
-    Path launcherDirectory = Path.of(resolved.commandPrefix().get(0)).getParent();
-    if (launcherDirectory != null) {
-      String path = env.get("PATH");
-      env.put(
-          "PATH",
-          path == null || path.isEmpty()
-              ? launcherDirectory.toString()
-              : launcherDirectory + File.pathSeparator + path);
-    }
-    env.put(EnvelopeVerifier.Expectation.ID_VARIABLE, id.value());
-    env.put(EnvelopeVerifier.Expectation.REVISION_VARIABLE, record.activeRevision().value());
+    Map<String, String> env =
+        ProviderLaunch.environment(resolved, environment, id, record.activeRevision());
     return launcher.launch(
         LaunchRequestBuilder.of(argv)
             .environment(env)

@@ -54,7 +54,12 @@ public final class ProviderLaunch {
     return launcher.launch(request);
   }
 
-  static Map<String, String> environment(
+  /**
+   * Returns the provider environment of docs/contract/run.md: {@code hostEnvironment}, PATH
+   * prefixed by the launcher's directory, {@code LOOPX_EXTENSION_ID} and {@code
+   * LOOPX_EXTENSION_REVISION}.
+   */
+  public static Map<String, String> environment(
       RuntimeResolution.Resolved runtime,
       Map<String, String> hostEnvironment,
       ExtensionId id,
