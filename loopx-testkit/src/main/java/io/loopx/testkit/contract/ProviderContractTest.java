@@ -7,7 +7,6 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.spi.BuiltinContribution;
-import io.loopx.runtime.internal.envelope.EnvelopeBinder;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
@@ -47,11 +46,11 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>{@link #validRequestGetsExactlyOneJsonObject}: the valid request {@code succeeded}: exit 0
  *       and stdout exactly one JSON object within the 1,000,000-byte limit;
  *   <li>{@link #everySingleFieldEnvelopeMutationIsRejected} (effectful providers only, see {@link
- *       #envelopeBinding()}): the request bound with {@link EnvelopeBinder} succeeds when launched
- *       directly with the argv and environment LoopX uses, and each single-field mutation of its
- *       envelope (schema version, action, scope widened or changed, extension id, revision, request
- *       digest, a field removed or added, the request changed after binding, the envelope removed)
- *       gets a non-zero exit and {@code "ok": false}.
+ *       #envelopeBinding()}): the request bound with {@link EnvelopeBinding#bind} succeeds when
+ *       launched directly with the argv and environment LoopX uses, and each single-field mutation
+ *       of its envelope (schema version, action, scope widened or changed, extension id, revision,
+ *       request digest, a field removed or added, the request changed after binding, the envelope
+ *       removed) gets a non-zero exit and {@code "ok": false}.
  * </ul>
  *
  * <p>A standalone provider is driven through {@code Loopx.run}; an effectful one through {@code
@@ -267,7 +266,7 @@ public abstract class ProviderContractTest {
     ObjectNode valid = validRequest();
     h.install();
     EnvelopeBinding b = binding.get();
-    ObjectNode bound = EnvelopeBinder.bind(b.action(), b.scope(), h.id, h.revision(), valid);
+    ObjectNode bound = b.bind(h.id, h.revision(), valid);
 
     LaunchResult baseline = h.direct(List.of(), StrictJson.toCompactBytes(bound));
     assertThat(baseline.outcome() == LaunchOutcome.EXITED && baseline.exitedWithZero())
