@@ -162,10 +162,8 @@ class ReceiptAssertTest {
     assertThatThrownBy(() -> assertThatReceipt(receipt(false, unknown)).isNotOk())
         .isInstanceOf(AssertionError.class);
     assertThatReceipt(receipt(false, okFalse)).isNotOk();
-    assertThat(ReceiptAssert.documentedKeys(unknown)).isEmpty();
-    assertThat(
-            ReceiptAssert.documentedKeys(
-                okFalse.put("schema_version", "loopx_extension_doctor_v0")))
+    assertThat(DocumentedKeys.ofReceipt(unknown)).isEmpty();
+    assertThat(DocumentedKeys.ofReceipt(okFalse.put("schema_version", "loopx_extension_doctor_v0")))
         .hasValueSatisfying(k -> assertThat(k).contains("probed_entrypoint_identity"));
   }
 
