@@ -1,5 +1,6 @@
 package io.loopx.testkit.contract;
 
+import static io.loopx.testkit.ReceiptAssert.assertThatReceipt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.ErrorKind;
@@ -9,7 +10,6 @@ import io.loopx.api.json.StrictJson;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
-import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
@@ -127,13 +127,16 @@ public abstract class ProviderContractTest {
     ProviderHarness h = harness(sandbox);
 
     ActivationReceipt install = h.install();
-    assertThat(install.doctor().status())
-        .as("doctor status at install: %s", install.doctor())
-        .isEqualTo(DoctorStatus.READY);
-    DoctorReceipt again = h.doctor();
-    assertThat(again.status())
-        .as("doctor status of a second probe: %s", again)
-        .isEqualTo(DoctorStatus.READY);
+    assertThatReceipt(install)
+        .doctor()
+        .as("the doctor at install")
+        .hasStatus(DoctorStatus.READY)
+        .isVerified();
+    assertThatReceipt(h.doctor())
+        .doctor()
+        .as("a second doctor probe")
+        .hasStatus(DoctorStatus.READY)
+        .isVerified();
     assertThat(ProviderHarness.contents(h.home))
         .as("files the doctor created under HOME")
         .isEmpty();
