@@ -174,12 +174,12 @@ public final class JimfsRuntimeRoot implements AutoCloseable {
   }
 
   /** Writes {@code toml} as {@code directory/extension.toml} and returns the file. */
-  public Path writeManifest(Path directory, String toml) {
+  private Path writeManifest(Path directory, String toml) {
     return writeFile(directory.resolve(Manifests.FILE_NAME), toml);
   }
 
   /** Writes {@code content} (UTF-8) to {@code file}, creating parents, mode {@code rw-r--r--}. */
-  public Path writeFile(Path file, String content) {
+  Path writeFile(Path file, String content) {
     try {
       Path parent = file.toAbsolutePath().getParent();
       if (parent != null) {
@@ -192,7 +192,10 @@ public final class JimfsRuntimeRoot implements AutoCloseable {
     }
   }
 
-  /** Writes {@code content} to {@code file} as {@link #writeFile} and makes it executable. */
+  /**
+   * Writes {@code content} (UTF-8) to {@code file}, creating parents, and makes it executable
+   * ({@code rwxr-xr-x}).
+   */
   public Path writeExecutable(Path file, String content) {
     writeFile(file, content);
     try {
@@ -207,7 +210,7 @@ public final class JimfsRuntimeRoot implements AutoCloseable {
    * Writes a placeholder class file for {@code className} into {@link #classesDirectory()} (the
    * resolver looks for the file and never loads it) and returns it.
    */
-  public Path writeJavaMainClass(String className) {
+  private Path writeJavaMainClass(String className) {
     Path file = classesDirectory();
     String[] segments = className.split("\\.", -1);
     for (int i = 0; i < segments.length; i++) {

@@ -1,5 +1,6 @@
 package io.loopx.testkit;
 
+import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.runtime.internal.manifest.ManifestLoader;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.charset.StandardCharsets;
@@ -79,11 +80,6 @@ public final class ManifestBuilder {
   /** Returns the {@code java_main} class, when the runtime has one. */
   public Optional<String> javaMain() {
     return runtime ? javaMain : Optional.empty();
-  }
-
-  /** Returns whether a {@code [runtime]} table is written. */
-  public boolean hasRuntime() {
-    return runtime;
   }
 
   /** Returns the runtime protocol: the one set, or {@code <id with _>_v0}. */
@@ -226,7 +222,7 @@ public final class ManifestBuilder {
   /** Renders the manifest as TOML text. */
   public String toToml() {
     StringBuilder t = new StringBuilder();
-    line(t, "schema_version", Manifests.SCHEMA_VERSION);
+    line(t, "schema_version", ExtensionManifest.SCHEMA_VERSION);
     line(t, "id", id);
     line(t, "version", version);
     line(t, "requires_loopx_api", requiresLoopxApi);

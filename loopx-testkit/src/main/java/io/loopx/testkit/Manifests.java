@@ -12,10 +12,7 @@ import java.nio.file.Path;
  */
 public final class Manifests {
   /** The manifest file name in an extension package. */
-  public static final String FILE_NAME = "extension.toml";
-
-  /** The manifest schema version. */
-  public static final String SCHEMA_VERSION = "loopx_extension_manifest_v0";
+  static final String FILE_NAME = "extension.toml";
 
   /** The default {@code version}. */
   public static final String DEFAULT_VERSION = "1.0.0";

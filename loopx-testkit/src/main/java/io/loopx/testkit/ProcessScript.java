@@ -113,7 +113,7 @@ public interface ProcessScript {
    * Returns a script that runs {@code then} when an argument after the program equals {@code
    * argument}, and this script otherwise.
    */
-  default ProcessScript whenArgument(String argument, ProcessScript then) {
+  private ProcessScript whenArgument(String argument, ProcessScript then) {
     Objects.requireNonNull(argument, "argument");
     Objects.requireNonNull(then, "then");
     return request ->

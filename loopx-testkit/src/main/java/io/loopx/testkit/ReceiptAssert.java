@@ -1,11 +1,14 @@
 package io.loopx.testkit;
 
 import io.loopx.runtime.Receipt;
-import java.math.BigDecimal;
+import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.lifecycle.RollbackReceipt;
+import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.run.RunReceipt;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -27,95 +30,21 @@ import tools.jackson.databind.node.ObjectNode;
  *     .hasAllDocumentedKeys()
  *     .hasValue("doctor.status", "ready")
  *     .hasNullValue("previous_revision");
+ * assertThatReceipt(receipt).doctor().hasStatus(DoctorStatus.READY).isVerified();
+ * assertThatReceipt(receipt).activation().isExecuted().isChanged().hasNoPreviousRevision();
  * }</pre>
  *
+ * <p>The typed views {@link #doctor()}, {@link #activation()}, {@link #toggle()} and {@link #run()}
+ * check each value both in the receipt's accessor and in its JSON.
+ *
  * <p>Keys are paths: {@code doctor.status} descends into an object, {@code extensions[0].status}
- * into an array element. {@link #hasAllDocumentedKeys()} checks the key lists of
- * docs/contract/doctor.md–§6 (see {@link #documentedKeys}), also inside nested doctor packets and
- * list rows.
+ * into an array element. {@link #hasAllDocumentedKeys()} checks the key lists of {@link
+ * DocumentedKeys} (docs/contract/lifecycle.md, doctor.md, run.md, dispatch.md), also inside nested
+ * doctor packets and list rows.
  */
 public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> {
   private static final Pattern SEGMENT = Pattern.compile("([^.\\[\\]]+)((?:\\[\\d+])*)");
   private static final Pattern INDEX = Pattern.compile("\\[(\\d+)]");
-
-  private static final List<String> DOCTOR_PACKET =
-      List.of(
-          "ok",
-          "schema_version",
-          "extension_id",
-          "version",
-          "status",
-          "available",
-          "verified",
-          "entrypoint_identity",
-          "probed_entrypoint_identity",
-          "failure_kind",
-          "external_writes_performed");
-  private static final List<String> ACTIVATION =
-      List.of(
-          "ok",
-          "schema_version",
-          "operation",
-          "dry_run",
-          "changed",
-          "extension_id",
-          "version",
-          "revision",
-          "previous_revision",
-          "enabled",
-          "doctor",
-          "rollback_available");
-  private static final List<String> DISABLE =
-      List.of(
-          "ok",
-          "schema_version",
-          "operation",
-          "dry_run",
-          "changed",
-          "would_change",
-          "extension_id",
-          "enabled",
-          "active_revision");
-  private static final List<String> ENABLE = concat(DISABLE, "doctor");
-  private static final List<String> ROLLBACK =
-      List.of(
-          "ok",
-          "schema_version",
-          "operation",
-          "dry_run",
-          "changed",
-          "extension_id",
-          "version",
-          "revision",
-          "previous_revision",
-          "enabled",
-          "doctor");
-  private static final List<String> DOCTOR_BATCH =
-      List.of(
-          "ok",
-          "schema_version",
-          "status",
-          "execute",
-          "enabled_count",
-          "verified_count",
-          "blocked_count",
-          "extensions");
-  private static final List<String> LIST = List.of("ok", "schema_version", "extensions");
-  private static final List<String> LIST_ROW =
-      List.of(
-          "id",
-          "enabled",
-          "active_revision",
-          "rollback_available",
-          "doctor_verified",
-          "revision_count");
-  private static final Map<String, List<String>> OPERATIONS =
-      Map.of(
-          "install", ACTIVATION,
-          "upgrade", ACTIVATION,
-          "enable", ENABLE,
-          "disable", DISABLE,
-          "rollback", ROLLBACK);
 
   private final ObjectNode json;
 
@@ -132,6 +61,56 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
   /** Returns the receipt's JSON, for assertions this class does not offer. */
   public ObjectNode json() {
     return json.deepCopy();
+  }
+
+  /**
+   * Returns typed assertions on a doctor packet: the receipt itself when it is a {@link
+   * DoctorReceipt}, else the packet nested in an install, upgrade, rollback or enable receipt.
+   * Fails for any other receipt.
+   */
+  public DoctorReceiptAssert doctor() {
+    isNotNull();
+    Optional<DoctorReceipt> doctor = Optional.empty();
+    if (actual instanceof DoctorReceipt d) {
+      doctor = Optional.of(d);
+    } else if (actual instanceof ActivationReceipt a) {
+      doctor = Optional.of(a.doctor());
+    } else if (actual instanceof RollbackReceipt r) {
+      doctor = Optional.of(r.doctor());
+    } else if (actual instanceof ToggleReceipt t) {
+      doctor = t.doctor();
+    }
+    if (doctor.isEmpty()) {
+      failWithMessage(
+          "Expected a doctor packet or a receipt holding one but was %s:%n  %s",
+          actual.getClass().getSimpleName(), json);
+    }
+    return new DoctorReceiptAssert(doctor.orElseThrow());
+  }
+
+  /** Returns typed assertions on an install or upgrade receipt; fails for any other receipt. */
+  public ActivationReceiptAssert activation() {
+    return new ActivationReceiptAssert(as(ActivationReceipt.class));
+  }
+
+  /** Returns typed assertions on an enable or disable receipt; fails for any other receipt. */
+  public ToggleReceiptAssert toggle() {
+    return new ToggleReceiptAssert(as(ToggleReceipt.class));
+  }
+
+  /** Returns typed assertions on a run receipt; fails for any other receipt. */
+  public RunReceiptAssert run() {
+    return new RunReceiptAssert(as(RunReceipt.class));
+  }
+
+  private <R extends Receipt> R as(Class<R> type) {
+    isNotNull();
+    if (!type.isInstance(actual)) {
+      failWithMessage(
+          "Expected a %s but was %s:%n  %s",
+          type.getSimpleName(), actual.getClass().getSimpleName(), json);
+    }
+    return type.cast(actual);
   }
 
   /** Verifies that {@link Receipt#ok()} is true and so is the JSON key {@code ok}. */
@@ -205,7 +184,7 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
   public ReceiptAssert hasValue(String path, @Nullable Object expected) {
     hasKey(path);
     JsonNode value = find(path).orElseThrow();
-    if (!matches(value, expected)) {
+    if (!WireCheck.matches(value, expected)) {
       failWithMessage(
           "Expected <%s> to be <%s> but was <%s> in%n  %s", path, expected, value, json);
     }
@@ -241,25 +220,8 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
     return this;
   }
 
-  /**
-   * Returns the documented top-level keys of a receipt JSON, chosen by its {@code schema_version}
-   * and, for {@code loopx_extension_operation_v0}, its {@code operation}; empty for a receipt this
-   * testkit does not know.
-   */
-  public static Optional<List<String>> documentedKeys(JsonNode receipt) {
-    String schema = receipt.path("schema_version").asString("");
-    return switch (schema) {
-      case "loopx_extension_doctor_v0" -> Optional.of(DOCTOR_PACKET);
-      case "loopx_extension_doctor_batch_v0" -> Optional.of(DOCTOR_BATCH);
-      case "loopx_extension_state_v0" -> Optional.of(LIST);
-      case "loopx_extension_operation_v0" ->
-          Optional.ofNullable(OPERATIONS.get(receipt.path("operation").asString("")));
-      default -> Optional.empty();
-    };
-  }
-
   private void check(JsonNode node, String at, List<String> problems, boolean exact) {
-    Optional<List<String>> keys = documentedKeys(node);
+    Optional<List<String>> keys = DocumentedKeys.ofReceipt(node);
     if (keys.isEmpty()) {
       problems.add(
           (at.isEmpty() ? "" : at + ": ")
@@ -280,7 +242,7 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
       for (int i = 0; i < rows.size(); i++) {
         String rowAt = child(at, "extensions") + "[" + i + "]";
         if (schema.equals("loopx_extension_state_v0")) {
-          compare(rows.get(i), rowAt, LIST_ROW, problems, exact);
+          compare(rows.get(i), rowAt, DocumentedKeys.LIST_ROW, problems, exact);
         } else {
           check(rows.get(i), rowAt, problems, exact);
         }
@@ -327,24 +289,5 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
       }
     }
     return Optional.of(node);
-  }
-
-  private static boolean matches(JsonNode value, @Nullable Object expected) {
-    if (expected == null) {
-      return value.isNull();
-    }
-    if (expected instanceof Boolean b) {
-      return value.isBoolean() && value.booleanValue() == b;
-    }
-    if (expected instanceof Number n) {
-      return value.isNumber() && value.decimalValue().compareTo(new BigDecimal(n.toString())) == 0;
-    }
-    return value.isString() && value.asString().equals(expected.toString());
-  }
-
-  private static List<String> concat(List<String> keys, String key) {
-    List<String> all = new ArrayList<>(keys);
-    all.add(key);
-    return List.copyOf(all);
   }
 }

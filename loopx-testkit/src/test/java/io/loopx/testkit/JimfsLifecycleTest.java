@@ -182,8 +182,9 @@ class JimfsLifecycleTest {
           ErrorKind.DOCTOR_NOT_READY,
           "doctor is not ready: provider_unavailable");
       assertThat(Files.exists(t.root().runtimeRoot())).isFalse();
-      DoctorReceipt preview = loopx.install(m, Mode.PREVIEW).doctor();
-      assertThat(preview.status()).isEqualTo(DoctorStatus.PROBE_REQUIRED);
+      assertThatReceipt(loopx.install(m, Mode.PREVIEW))
+          .doctor()
+          .hasStatus(DoctorStatus.PROBE_REQUIRED);
     }
     // the doctor's failure kind, seen through an installed extension
     loopx.install(version("1.0.0"), Mode.EXECUTE);
@@ -236,8 +237,11 @@ class JimfsLifecycleTest {
   void upgradeAndRollbackTwiceToggles() {
     ActivationReceipt installed = loopx.install(version("1.0.0"), Mode.EXECUTE);
     ActivationReceipt upgraded = loopx.upgrade(version("2.0.0"), Mode.EXECUTE);
-    assertThat(upgraded.previousRevision()).contains(installed.revision());
-    assertThat(upgraded.rollbackAvailable()).isTrue();
+    assertThatReceipt(upgraded)
+        .activation()
+        .hasOperation("upgrade")
+        .hasPreviousRevision(installed.revision())
+        .hasRollbackAvailable(true);
     t.launcher().clearLaunches();
 
     RollbackReceipt preview = loopx.rollback(ID, Mode.PREVIEW);
@@ -372,8 +376,13 @@ class JimfsLifecycleTest {
 
     ToggleReceipt again = loopx.enable(ID, Mode.EXECUTE);
 
-    assertThat(again.changed()).isFalse();
-    assertThat(again.wouldChange()).isFalse();
+    assertThatReceipt(again)
+        .toggle()
+        .isExecuted()
+        .isNotChanged()
+        .wouldNotChange()
+        .doctor()
+        .hasStatus(DoctorStatus.READY);
     assertThat(t.launcher().launches())
         .singleElement()
         .satisfies(l -> assertThat(l.isDoctorProbe()).isTrue());
@@ -388,11 +397,11 @@ class JimfsLifecycleTest {
         .hasAllDocumentedKeys()
         .hasValue("changed", true)
         .hasValue("enabled", false);
-    assertThat(loopx.disable(ID, Mode.EXECUTE).changed()).isFalse();
+    assertThatReceipt(loopx.disable(ID, Mode.EXECUTE)).toggle().isNotChanged().hasNoDoctor();
     assertThat(listedVerified()).isFalse();
     assertThat(record().doctorVerifiedIdentities()).hasSize(1);
     t.launcher().clearLaunches();
-    assertThat(loopx.doctor(ID, Mode.EXECUTE).status()).isEqualTo(DoctorStatus.DISABLED);
+    assertThatReceipt(loopx.doctor(ID, Mode.EXECUTE)).doctor().hasStatus(DoctorStatus.DISABLED);
     assertThat(t.launcher().launchCount()).isZero();
   }
 
@@ -458,7 +467,7 @@ class JimfsLifecycleTest {
     assertThat(listedVerified()).isFalse();
     assertThat(loopx.registry().provider(ProviderId.of(ID)).orElseThrow().state().ready())
         .isFalse();
-    assertThat(loopx.doctor(ID, Mode.EXECUTE).status()).isEqualTo(DoctorStatus.READY);
+    assertThatReceipt(loopx.doctor(ID, Mode.EXECUTE)).doctor().hasStatus(DoctorStatus.READY);
     assertThat(listedVerified()).isTrue();
     assertThat(record().doctorVerifiedIdentities()).hasSize(2);
 
@@ -477,8 +486,11 @@ class JimfsLifecycleTest {
 
     assertThat(listedVerified()).isFalse();
     DoctorReceipt packet = loopx.doctor(ID, Mode.EXECUTE);
-    assertThat(packet.status()).isEqualTo(DoctorStatus.ENTRYPOINT_MISSING);
-    assertThat(packet.available()).isFalse();
+    assertThatReceipt(packet)
+        .doctor()
+        .hasStatus(DoctorStatus.ENTRYPOINT_MISSING)
+        .isNotAvailable()
+        .isNotVerified();
     assertThat(packet.probedEntrypointIdentity()).isEmpty();
     assertThat(t.launcher().launchCount()).isZero();
   }
@@ -508,7 +520,7 @@ class JimfsLifecycleTest {
             Manifests.standalone("java-ext").javaMain("com.example.Main"),
             ProcessScript.doctorExits(0));
 
-    assertThat(loopx.install(m, Mode.EXECUTE).doctor().status()).isEqualTo(DoctorStatus.READY);
+    assertThatReceipt(loopx.install(m, Mode.EXECUTE)).doctor().hasStatus(DoctorStatus.READY);
     assertThat(t.launcher().launches())
         .singleElement()
         .satisfies(

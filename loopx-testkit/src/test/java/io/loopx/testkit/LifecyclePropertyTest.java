@@ -623,23 +623,40 @@ class LifecyclePropertyTest {
       boolean execute = s.mode().executes();
       assertThatReceipt(receipt).hasAllDocumentedKeys();
       if (receipt instanceof ActivationReceipt a) {
-        assertThat(a.dryRun()).isEqualTo(!execute);
-        assertThat(a.changed()).isEqualTo(execute);
-        assertThat(a.revision()).isEqualTo(revision(s.ext(), s.version()));
-        assertThat(a.doctor().status()).isEqualTo(statuses.get(s.ext()));
+        ActivationReceiptAssert activation =
+            assertThatReceipt(a).activation().hasRevision(revision(s.ext(), s.version()));
+        if (execute) {
+          activation.isExecuted().isChanged();
+        } else {
+          activation.isPreview().isNotChanged();
+        }
+        activation.doctor().hasStatus(statuses.get(s.ext()));
       } else if (receipt instanceof ToggleReceipt toggle) {
         boolean enable = s.op() == Op.ENABLE;
-        assertThat(toggle.wouldChange()).isEqualTo(enable != wasEnabled);
-        assertThat(toggle.changed()).isEqualTo(execute && enable != wasEnabled);
-        assertThat(toggle.enabled()).isEqualTo(execute ? enable : wasEnabled);
+        ToggleReceiptAssert t = assertThatReceipt(toggle).toggle();
+        if (enable != wasEnabled) {
+          t.wouldChange();
+        } else {
+          t.wouldNotChange();
+        }
+        if (execute && enable != wasEnabled) {
+          t.isChanged();
+        } else {
+          t.isNotChanged();
+        }
+        if (execute ? enable : wasEnabled) {
+          t.isEnabled();
+        } else {
+          t.isDisabled();
+        }
         assertThat(toggle.doctor().map(DoctorReceipt::status))
             .isEqualTo(Optional.ofNullable(statuses.get(s.ext())));
       } else if (receipt instanceof RollbackReceipt r) {
         assertThat(r.changed()).isEqualTo(execute);
         assertThat(r.enabled()).isEqualTo(execute || wasEnabled);
-        assertThat(r.doctor().status()).isEqualTo(statuses.get(s.ext()));
+        assertThatReceipt(r).doctor().hasStatus(statuses.get(s.ext()));
       } else if (receipt instanceof DoctorReceipt p) {
-        assertThat(p.status()).isEqualTo(statuses.get(s.ext()));
+        assertThatReceipt(p).doctor().hasStatus(statuses.get(s.ext()));
       } else if (receipt instanceof DoctorBatchReceipt batch) {
         Map<String, DoctorStatus> expected = new TreeMap<>();
         statuses.forEach((e, status) -> expected.put(IDS.get(e), status));

@@ -1,13 +1,18 @@
 package io.loopx.testkit;
 
 import static io.loopx.testkit.ReceiptAssert.assertThatReceipt;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
+import io.loopx.runtime.lifecycle.DoctorFailure;
+import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.manifest.LoadedManifest;
+import io.loopx.runtime.run.RunFailure;
+import io.loopx.runtime.run.RunStatus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -162,11 +167,152 @@ class ReceiptAssertTest {
     assertThatThrownBy(() -> assertThatReceipt(receipt(false, unknown)).isNotOk())
         .isInstanceOf(AssertionError.class);
     assertThatReceipt(receipt(false, okFalse)).isNotOk();
-    assertThat(ReceiptAssert.documentedKeys(unknown)).isEmpty();
-    assertThat(
-            ReceiptAssert.documentedKeys(
-                okFalse.put("schema_version", "loopx_extension_doctor_v0")))
+    assertThat(DocumentedKeys.ofReceipt(unknown)).isEmpty();
+    assertThat(DocumentedKeys.ofReceipt(okFalse.put("schema_version", "loopx_extension_doctor_v0")))
         .hasValueSatisfying(k -> assertThat(k).contains("probed_entrypoint_identity"));
+  }
+
+  @Test
+  void typedAssertionsPassOnRealReceipts() {
+    var preview = t.loopx().install(staged("1.0.0"), Mode.PREVIEW);
+    var install = t.loopx().install(staged("1.0.0"), Mode.EXECUTE);
+    var upgrade = t.loopx().upgrade(staged("2.0.0"), Mode.EXECUTE);
+    var rollback = t.loopx().rollback(ID, Mode.PREVIEW);
+    var disable = t.loopx().disable(ID, Mode.PREVIEW);
+    var enable = t.loopx().enable(ID, Mode.EXECUTE);
+    var doctor = t.loopx().doctor(ID, Mode.PREVIEW);
+
+    assertThatReceipt(preview)
+        .activation()
+        .hasOperation("install")
+        .isPreview()
+        .isNotChanged()
+        .hasEnabled(null)
+        .hasNoPreviousRevision()
+        .doctor()
+        .hasStatus(DoctorStatus.PROBE_REQUIRED)
+        .isNotVerified();
+    assertThatReceipt(install)
+        .activation()
+        .isExecuted()
+        .isChanged()
+        .hasVersion("1.0.0")
+        .hasRevision(install.revision())
+        .hasEnabled(true)
+        .hasRollbackAvailable(false)
+        .doctor()
+        .hasStatus(DoctorStatus.READY)
+        .isVerified()
+        .isAvailable()
+        .hasNoFailure()
+        .hasVersion("1.0.0");
+    assertThatReceipt(upgrade)
+        .activation()
+        .hasOperation("upgrade")
+        .hasPreviousRevision(install.revision())
+        .hasRollbackAvailable(true);
+    assertThatReceipt(rollback).doctor().hasVersion("1.0.0");
+    assertThatReceipt(disable)
+        .toggle()
+        .hasOperation("disable")
+        .isPreview()
+        .isNotChanged()
+        .wouldChange()
+        .isEnabled()
+        .hasActiveRevision(upgrade.revision())
+        .hasNoDoctor();
+    assertThatReceipt(enable)
+        .toggle()
+        .isExecuted()
+        .wouldNotChange()
+        .doctor()
+        .hasStatus(DoctorStatus.READY);
+    assertThatReceipt(enable).doctor().isVerified();
+    assertThatReceipt(doctor).doctor().hasStatus(DoctorStatus.PROBE_REQUIRED);
+  }
+
+  @Test
+  void typedRunAssertionsPassOnRealRunReceipts() {
+    ObjectNode answer = JsonNodeFactory.instance.objectNode().put("ok", true);
+    t.loopx()
+        .install(
+            t.stage(
+                Manifests.standalone("demo-ext"),
+                ProcessScript.respondsWithJson(answer).onDoctor(ProcessScript.exits(0))),
+            Mode.EXECUTE);
+    byte[] request = "{\"schema_version\":\"demo_v0\"}".getBytes(UTF_8);
+
+    assertThatReceipt(t.loopx().run(ID, request, Mode.PREVIEW))
+        .run()
+        .isPreview()
+        .hasStatus(RunStatus.READY)
+        .hasNoFailure()
+        .hasNoExitCode()
+        .hasNoProviderResult();
+    assertThatReceipt(t.loopx().run(ID, request, Mode.EXECUTE))
+        .run()
+        .isExecuted()
+        .hasStatus(RunStatus.SUCCEEDED)
+        .hasExitCode(0)
+        .hasProviderResult(answer);
+    t.launcher()
+        .script(
+            t.root().packageDirectory("demo-ext", "1.0.0").resolve("bin/provider"),
+            ProcessScript.timesOut());
+    assertThatReceipt(t.loopx().run(ID, request, Mode.EXECUTE))
+        .run()
+        .hasStatus(RunStatus.PROVIDER_FAILED)
+        .hasFailure(RunFailure.TIMEOUT);
+  }
+
+  @Test
+  void typedAssertionsFailOnTheWrongValueOrReceipt() {
+    var install = t.loopx().install(staged("1.0.0"), Mode.EXECUTE);
+    var disable = t.loopx().disable(ID, Mode.EXECUTE);
+    var list = t.loopx().list();
+
+    assertThatThrownBy(() -> assertThatReceipt(install).doctor().hasStatus(DoctorStatus.DISABLED))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Expected <status> to be <disabled>")
+        .hasMessageContaining("READY");
+    assertThatThrownBy(() -> assertThatReceipt(install).doctor().isNotVerified())
+        .isInstanceOf(AssertionError.class);
+    assertThatThrownBy(
+            () -> assertThatReceipt(install).doctor().hasFailure(DoctorFailure.PROBE_NONZERO_EXIT))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("<failure_kind>");
+    assertThatThrownBy(() -> assertThatReceipt(install).activation().isPreview())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("<dry_run>");
+    assertThatThrownBy(() -> assertThatReceipt(install).activation().hasEnabled(null))
+        .isInstanceOf(AssertionError.class);
+    assertThatThrownBy(
+            () -> assertThatReceipt(install).activation().hasPreviousRevision(install.revision()))
+        .isInstanceOf(AssertionError.class);
+    assertThatThrownBy(() -> assertThatReceipt(install).toggle())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Expected a ToggleReceipt but was ActivationReceipt");
+    assertThatThrownBy(() -> assertThatReceipt(install).run())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Expected a RunReceipt");
+    assertThatThrownBy(() -> assertThatReceipt(disable).activation())
+        .isInstanceOf(AssertionError.class);
+    assertThatThrownBy(() -> assertThatReceipt(disable).toggle().isEnabled())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("<enabled>");
+    assertThatThrownBy(() -> assertThatReceipt(disable).toggle().doctor())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("the disable receipt has none");
+    assertThatThrownBy(() -> assertThatReceipt(disable).doctor())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Expected a doctor packet");
+    assertThatThrownBy(() -> assertThatReceipt(list).doctor())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("ExtensionListReceipt");
+    assertThatThrownBy(
+            () -> assertThatReceipt(t.loopx().enable(ID, Mode.EXECUTE)).toggle().hasNoDoctor())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Expected no doctor packet");
   }
 
   @Test

@@ -2,9 +2,15 @@ package io.loopx.testkit.contract;
 
 import io.loopx.api.ActionToken;
 import io.loopx.api.CapabilityId;
+import io.loopx.api.ErrorKind;
+import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
+import io.loopx.api.LoopxException;
 import io.loopx.api.Permission;
+import io.loopx.api.Revision;
+import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.envelope.ExecutionEnvelope;
+import io.loopx.runtime.internal.envelope.EnvelopeBinder;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.node.ObjectNode;
@@ -14,6 +20,9 @@ import tools.jackson.databind.node.ObjectNode;
  * contract kit: the action, its scope and the permission the operation needs
  * (docs/contract/dispatch.md). The kit dispatches through the capability the manifest's only {@code
  * [[implements]]} names, unless {@code capabilityId} picks one.
+ *
+ * <p>{@link #bind} binds a request exactly as the host does, so a provider's own tests can send it
+ * correctly bound and deliberately broken envelopes.
  *
  * <p>Immutable: the scope is deep-copied in and out.
  *
@@ -48,6 +57,21 @@ public record EnvelopeBinding(
   /** Returns a binding that dispatches through the manifest's only implemented capability. */
   public static EnvelopeBinding of(ActionToken action, ObjectNode scope, Permission permission) {
     return new EnvelopeBinding(action, scope, permission, Optional.empty());
+  }
+
+  /**
+   * Returns {@code request} bound as LoopX binds it before a dispatch: a copy of the request
+   * followed by the {@value ExecutionEnvelope#REQUEST_KEY} key holding the envelope that binds this
+   * binding's action and scope, {@code id}, {@code revision} and the request's digest. The provider
+   * re-verifies it with {@link EnvelopeVerifier}.
+   *
+   * @throws LoopxException of kind {@link ErrorKind#REQUEST_INVALID} if {@code request} already
+   *     holds an envelope or is not I-JSON
+   * @throws InvalidValueException if the scope is over {@value ExecutionEnvelope#MAX_SCOPE_BYTES}
+   *     canonical bytes or not I-JSON
+   */
+  public ObjectNode bind(ExtensionId id, Revision revision, ObjectNode request) {
+    return EnvelopeBinder.bind(action, scope, id, revision, request);
   }
 
   /** Returns a copy of the scope. */

@@ -1,5 +1,6 @@
 package io.loopx.testkit.contract;
 
+import static io.loopx.testkit.ReceiptAssert.assertThatReceipt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.ErrorKind;
@@ -7,10 +8,8 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.spi.BuiltinContribution;
-import io.loopx.runtime.internal.envelope.EnvelopeBinder;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
-import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
@@ -47,11 +46,11 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>{@link #validRequestGetsExactlyOneJsonObject}: the valid request {@code succeeded}: exit 0
  *       and stdout exactly one JSON object within the 1,000,000-byte limit;
  *   <li>{@link #everySingleFieldEnvelopeMutationIsRejected} (effectful providers only, see {@link
- *       #envelopeBinding()}): the request bound with {@link EnvelopeBinder} succeeds when launched
- *       directly with the argv and environment LoopX uses, and each single-field mutation of its
- *       envelope (schema version, action, scope widened or changed, extension id, revision, request
- *       digest, a field removed or added, the request changed after binding, the envelope removed)
- *       gets a non-zero exit and {@code "ok": false}.
+ *       #envelopeBinding()}): the request bound with {@link EnvelopeBinding#bind} succeeds when
+ *       launched directly with the argv and environment LoopX uses, and each single-field mutation
+ *       of its envelope (schema version, action, scope widened or changed, extension id, revision,
+ *       request digest, a field removed or added, the request changed after binding, the envelope
+ *       removed) gets a non-zero exit and {@code "ok": false}.
  * </ul>
  *
  * <p>A standalone provider is driven through {@code Loopx.run}; an effectful one through {@code
@@ -128,13 +127,16 @@ public abstract class ProviderContractTest {
     ProviderHarness h = harness(sandbox);
 
     ActivationReceipt install = h.install();
-    assertThat(install.doctor().status())
-        .as("doctor status at install: %s", install.doctor())
-        .isEqualTo(DoctorStatus.READY);
-    DoctorReceipt again = h.doctor();
-    assertThat(again.status())
-        .as("doctor status of a second probe: %s", again)
-        .isEqualTo(DoctorStatus.READY);
+    assertThatReceipt(install)
+        .doctor()
+        .as("the doctor at install")
+        .hasStatus(DoctorStatus.READY)
+        .isVerified();
+    assertThatReceipt(h.doctor())
+        .doctor()
+        .as("a second doctor probe")
+        .hasStatus(DoctorStatus.READY)
+        .isVerified();
     assertThat(ProviderHarness.contents(h.home))
         .as("files the doctor created under HOME")
         .isEmpty();
@@ -268,7 +270,7 @@ public abstract class ProviderContractTest {
     ObjectNode valid = validRequest();
     h.install();
     EnvelopeBinding b = binding.get();
-    ObjectNode bound = EnvelopeBinder.bind(b.action(), b.scope(), h.id, h.revision(), valid);
+    ObjectNode bound = b.bind(h.id, h.revision(), valid);
 
     LaunchResult baseline = h.direct(List.of(), StrictJson.toCompactBytes(bound));
     assertThat(baseline.outcome() == LaunchOutcome.EXITED && baseline.exitedWithZero())

@@ -1,5 +1,6 @@
 package io.loopx.testkit.contract;
 
+import static io.loopx.testkit.ReceiptAssert.assertThatReceipt;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -155,14 +156,17 @@ class StarterPackageEndToEndTest extends ProviderContractTest {
     ExtensionId id = ExtensionId.of(ID);
 
     ActivationReceipt install = loopx.install(LoadedManifest.load(manifest()), Mode.EXECUTE);
-    assertThat(install.doctor().status()).as("%s", install.doctor()).isEqualTo(DoctorStatus.READY);
-    assertThat(loopx.doctor(id, Mode.EXECUTE).status()).isEqualTo(DoctorStatus.READY);
+    assertThatReceipt(install).doctor().hasStatus(DoctorStatus.READY).isVerified();
+    assertThatReceipt(loopx.doctor(id, Mode.EXECUTE)).doctor().hasStatus(DoctorStatus.READY);
 
     byte[] example = Files.readAllBytes(pkg.resolve("examples/request.json"));
-    assertThat(loopx.run(id, example, Mode.PREVIEW).outcome().status()).isEqualTo(RunStatus.READY);
+    assertThatReceipt(loopx.run(id, example, Mode.PREVIEW))
+        .run()
+        .isPreview()
+        .hasStatus(RunStatus.READY)
+        .hasNoExitCode();
     RunReceipt run = loopx.run(id, example, Mode.EXECUTE);
-    assertThat(run.outcome().status()).as("%s", run.toJson()).isEqualTo(RunStatus.SUCCEEDED);
-    assertThat(run.outcome().exitCode()).hasValue(0);
+    assertThatReceipt(run).run().isExecuted().hasStatus(RunStatus.SUCCEEDED).hasExitCode(0);
     assertThat(run.inputSchemaVersion()).hasValue("loopx_starter_check_request_v0");
     ObjectNode answer = run.outcome().providerResult().orElseThrow();
     assertThat(answer.toString())
@@ -174,10 +178,7 @@ class StarterPackageEndToEndTest extends ProviderContractTest {
 
     byte[] missingName = "{\"schema_version\":\"loopx_starter_check_request_v0\"}".getBytes(UTF_8);
     RunReceipt refused = loopx.run(id, missingName, Mode.EXECUTE);
-    assertThat(refused.outcome().status())
-        .as("%s", refused.toJson())
-        .isEqualTo(RunStatus.PROVIDER_FAILED);
-    assertThat(refused.outcome().exitCode()).hasValue(1);
+    assertThatReceipt(refused).run().hasStatus(RunStatus.PROVIDER_FAILED).hasExitCode(1);
     ObjectNode refusal = refused.outcome().providerResult().orElseThrow();
     assertThat(refusal.get("ok").booleanValue()).isFalse();
     assertThat(refusal.get("schema_version").stringValue())

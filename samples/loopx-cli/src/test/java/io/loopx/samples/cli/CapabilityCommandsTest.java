@@ -2,6 +2,7 @@ package io.loopx.samples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loopx.testkit.DocumentedKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,22 +60,23 @@ class CapabilityCommandsTest {
   void thePublicCatalogListsTheSampleContractOnly() {
     ObjectNode r = cli.json(0, "capability", "list");
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.CATALOG);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.CATALOG);
     assertThat(r.get("ok").booleanValue()).isTrue();
     assertThat(r.get("schema_version").stringValue()).isEqualTo("loopx_capability_catalog_v0");
     assertThat(r.get("capabilities").values())
         .extracting(c -> c.get("id").stringValue())
         .containsExactly("semantic-preference");
     JsonNode c = r.get("capabilities").get(0);
-    assertThat(Keys.of(c)).containsExactlyElementsOf(Keys.CAPABILITY);
-    assertThat(Keys.of(c.get("provider_state"))).containsExactlyElementsOf(Keys.PROVIDER_STATE);
+    assertThat(DocumentedKeys.of(c)).containsExactlyElementsOf(DocumentedKeys.CAPABILITY);
+    assertThat(DocumentedKeys.of(c.get("provider_state")))
+        .containsExactlyElementsOf(DocumentedKeys.PROVIDER_STATE);
     assertThat(c.get("origin").stringValue()).isEqualTo("builtin");
     assertThat(c.get("visibility").stringValue()).isEqualTo("public");
     assertThat(c.get("provider_id").stringValue()).isEqualTo("loopx-core");
     assertThat(c.get("implementation_provider_count").intValue()).isZero();
     assertThat(c.get("entry_command").stringValue()).startsWith("loopx semantic-preference recall");
     JsonNode p = r.get("providers").get(0);
-    assertThat(Keys.of(p)).containsExactlyElementsOf(Keys.PROVIDER);
+    assertThat(DocumentedKeys.of(p)).containsExactlyElementsOf(DocumentedKeys.PROVIDER);
     assertThat(p.get("id").stringValue()).isEqualTo("loopx-core");
     assertThat(p.get("ready").booleanValue()).isTrue();
   }
@@ -187,15 +189,15 @@ class CapabilityCommandsTest {
         cli.json(
             0, "capability", "show", "semantic-preference", "--extension-manifest", manifest());
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.DETAIL);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.DETAIL);
     assertThat(r.get("schema_version").stringValue()).isEqualTo("loopx_capability_detail_v0");
     JsonNode c = r.get("capability");
-    assertThat(Keys.of(c))
-        .startsWith(Keys.CAPABILITY.toArray(new String[0]))
+    assertThat(DocumentedKeys.of(c))
+        .startsWith(DocumentedKeys.CAPABILITY.toArray(new String[0]))
         .endsWith("kind", "provider_version", "implementation_providers");
     assertThat(c.get("kind").stringValue()).isEqualTo("recall_contract");
     JsonNode impl = c.get("implementation_providers").get(0);
-    assertThat(Keys.of(impl)).containsExactlyElementsOf(Keys.IMPLEMENTATION);
+    assertThat(DocumentedKeys.of(impl)).containsExactlyElementsOf(DocumentedKeys.IMPLEMENTATION);
     assertThat(impl.get("provider_id").stringValue()).isEqualTo("recall-ext");
     assertThat(impl.get("protocol").stringValue()).isEqualTo("demo_ext_v0");
   }

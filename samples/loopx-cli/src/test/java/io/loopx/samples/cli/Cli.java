@@ -2,6 +2,7 @@ package io.loopx.samples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loopx.testkit.DocumentedKeys;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -115,7 +116,7 @@ final class Cli {
   }
 
   static void assertErrorPacket(ObjectNode packet, String kind) {
-    assertThat(Keys.of(packet)).containsExactlyElementsOf(Keys.ERROR);
+    assertThat(DocumentedKeys.of(packet)).containsExactlyElementsOf(Keys.ERROR);
     assertThat(packet.get("ok").booleanValue()).isFalse();
     assertThat(packet.get("schema_version").stringValue()).isEqualTo("loopx_extension_error_v0");
     assertThat(packet.get("status").stringValue()).isEqualTo("invalid_request");

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.ExtensionId;
+import io.loopx.testkit.DocumentedKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,11 +29,11 @@ class DemoCommandTest {
 
     ObjectNode r = cli.json(0, "demo", "--validate", a.toString(), b.toString());
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.VALIDATION);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(Keys.VALIDATION);
     assertThat(r.get("schema_version").stringValue()).isEqualTo("loopx_demo_validation_v0");
     assertThat(r.get("manifests").size()).isEqualTo(2);
     JsonNode first = r.get("manifests").get(0);
-    assertThat(Keys.of(first)).containsExactlyElementsOf(Keys.VALIDATION_ENTRY);
+    assertThat(DocumentedKeys.of(first)).containsExactlyElementsOf(Keys.VALIDATION_ENTRY);
     assertThat(first.get("source").stringValue()).isEqualTo(a.toString());
     assertThat(first.get("manifest").get("id").stringValue()).isEqualTo("demo-a");
     assertThat(first.get("manifest").get("runtime").get("timeout_seconds").intValue())

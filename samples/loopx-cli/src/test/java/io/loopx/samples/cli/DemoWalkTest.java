@@ -3,6 +3,7 @@ package io.loopx.samples.cli;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loopx.testkit.DocumentedKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -107,7 +108,7 @@ class DemoWalkTest {
     assertThat(r.exitCode()).as(r.stdout()).isZero();
     assertThat(r.stderr()).isEmpty();
     ObjectNode json = r.json();
-    assertThat(Keys.of(json)).containsExactlyElementsOf(Keys.DEMO);
+    assertThat(DocumentedKeys.of(json)).containsExactlyElementsOf(Keys.DEMO);
     assertThat(json.get("ok").booleanValue()).isTrue();
     assertThat(json.get("schema_version").stringValue()).isEqualTo("loopx_demo_v0");
     List<JsonNode> steps = List.copyOf(json.get("steps").values());
@@ -115,7 +116,8 @@ class DemoWalkTest {
         .extracting(s -> s.get("exit_code").intValue())
         .containsExactlyElementsOf(EXPECTED_EXIT_CODES);
     assertThat(steps)
-        .allSatisfy(s -> assertThat(Keys.of(s)).containsExactlyElementsOf(Keys.DEMO_STEP));
+        .allSatisfy(
+            s -> assertThat(DocumentedKeys.of(s)).containsExactlyElementsOf(Keys.DEMO_STEP));
     String root = steps.get(0).get("command").stringValue().replaceFirst(".* --runtime-root ", "");
     assertThat(Path.of(root).getParent()).isEqualTo(temporary);
     assertThat(steps.get(0).get("command").stringValue())

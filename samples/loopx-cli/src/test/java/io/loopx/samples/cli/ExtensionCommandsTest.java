@@ -2,6 +2,7 @@ package io.loopx.samples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loopx.testkit.DocumentedKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ class ExtensionCommandsTest {
   }
 
   static void assertDoctor(JsonNode packet, String status) {
-    assertThat(Keys.of(packet)).containsExactlyElementsOf(Keys.DOCTOR);
+    assertThat(DocumentedKeys.of(packet)).containsExactlyElementsOf(DocumentedKeys.DOCTOR);
     assertThat(packet.get("schema_version").stringValue()).isEqualTo("loopx_extension_doctor_v0");
     assertThat(packet.get("status").stringValue()).isEqualTo(status);
     assertThat(packet.get("external_writes_performed").booleanValue()).isFalse();
@@ -49,7 +50,7 @@ class ExtensionCommandsTest {
   void installPreviewPredictsAndWritesNothing() {
     ObjectNode r = cli.json(0, "extension", "install", "--manifest", manifest1);
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.ACTIVATION);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.ACTIVATION);
     assertThat(r.get("ok").booleanValue()).isTrue();
     assertThat(r.get("schema_version").stringValue()).isEqualTo("loopx_extension_operation_v0");
     assertThat(r.get("operation").stringValue()).isEqualTo("install");
@@ -71,7 +72,7 @@ class ExtensionCommandsTest {
   void installExecuteProbesAndActivates() {
     ObjectNode r = installExecuted();
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.ACTIVATION);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.ACTIVATION);
     assertThat(r.get("dry_run").booleanValue()).isFalse();
     assertThat(r.get("changed").booleanValue()).isTrue();
     assertThat(r.get("enabled").booleanValue()).isTrue();
@@ -170,7 +171,7 @@ class ExtensionCommandsTest {
     String first = installExecuted().get("revision").stringValue();
 
     ObjectNode preview = cli.json(0, "extension", "upgrade", "--manifest", manifest2);
-    assertThat(Keys.of(preview)).containsExactlyElementsOf(Keys.ACTIVATION);
+    assertThat(DocumentedKeys.of(preview)).containsExactlyElementsOf(DocumentedKeys.ACTIVATION);
     assertThat(preview.get("operation").stringValue()).isEqualTo("upgrade");
     assertThat(preview.get("dry_run").booleanValue()).isTrue();
     assertThat(preview.get("changed").booleanValue()).isFalse();
@@ -217,7 +218,7 @@ class ExtensionCommandsTest {
   void listWithoutStateListsNothing() {
     ObjectNode r = cli.json(0, "extension", "list");
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.LIST);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.LIST);
     assertThat(r.get("schema_version").stringValue()).isEqualTo("loopx_extension_state_v0");
     assertThat(r.get("extensions").isEmpty()).isTrue();
     assertThat(cli.run("extension", "list").stdout()).isEqualTo("No extensions installed.\n");
@@ -236,7 +237,7 @@ class ExtensionCommandsTest {
         .extracting(row -> row.get("id").stringValue())
         .containsExactly("alpha-ext", "demo-ext");
     JsonNode alpha = r.get("extensions").get(0);
-    assertThat(Keys.of(alpha)).containsExactlyElementsOf(Keys.LIST_ROW);
+    assertThat(DocumentedKeys.of(alpha)).containsExactlyElementsOf(DocumentedKeys.LIST_ROW);
     assertThat(alpha.get("enabled").booleanValue()).isFalse();
     assertThat(alpha.get("doctor_verified").booleanValue()).isFalse();
     JsonNode demo = r.get("extensions").get(1);
@@ -320,7 +321,7 @@ class ExtensionCommandsTest {
 
     ObjectNode r = cli.json(0, "extension", "doctor", "--all-enabled");
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.BATCH);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.DOCTOR_BATCH);
     assertThat(r.get("schema_version").stringValue()).isEqualTo("loopx_extension_doctor_batch_v0");
     assertThat(r.get("status").stringValue()).isEqualTo("probe_required");
     assertThat(r.get("execute").booleanValue()).isFalse();
@@ -368,7 +369,7 @@ class ExtensionCommandsTest {
     String revision = installExecuted().get("revision").stringValue();
 
     ObjectNode preview = cli.json(0, "extension", "disable", "demo-ext");
-    assertThat(Keys.of(preview)).containsExactlyElementsOf(Keys.DISABLE);
+    assertThat(DocumentedKeys.of(preview)).containsExactlyElementsOf(DocumentedKeys.DISABLE);
     assertThat(preview.get("operation").stringValue()).isEqualTo("disable");
     assertThat(preview.get("dry_run").booleanValue()).isTrue();
     assertThat(preview.get("changed").booleanValue()).isFalse();
@@ -391,7 +392,7 @@ class ExtensionCommandsTest {
     cli.json(0, "extension", "disable", "demo-ext", "--execute");
 
     ObjectNode preview = cli.json(0, "extension", "enable", "demo-ext");
-    assertThat(Keys.of(preview)).containsExactlyElementsOf(Keys.ENABLE);
+    assertThat(DocumentedKeys.of(preview)).containsExactlyElementsOf(DocumentedKeys.ENABLE);
     assertThat(preview.get("operation").stringValue()).isEqualTo("enable");
     assertThat(preview.get("would_change").booleanValue()).isTrue();
     assertThat(preview.get("enabled").booleanValue()).isFalse();
@@ -446,7 +447,7 @@ class ExtensionCommandsTest {
             .stringValue();
 
     ObjectNode preview = cli.json(0, "extension", "rollback", "demo-ext");
-    assertThat(Keys.of(preview)).containsExactlyElementsOf(Keys.ROLLBACK);
+    assertThat(DocumentedKeys.of(preview)).containsExactlyElementsOf(DocumentedKeys.ROLLBACK);
     assertThat(preview.get("operation").stringValue()).isEqualTo("rollback");
     assertThat(preview.get("dry_run").booleanValue()).isTrue();
     assertThat(preview.get("changed").booleanValue()).isFalse();

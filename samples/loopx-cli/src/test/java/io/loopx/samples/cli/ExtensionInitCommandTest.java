@@ -2,6 +2,7 @@ package io.loopx.samples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loopx.testkit.DocumentedKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,23 +16,6 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** {@code loopx extension init} in process: the receipt, preview and execute, and each failure. */
 class ExtensionInitCommandTest {
-  static final List<String> SCAFFOLD_KEYS =
-      List.of(
-          "ok",
-          "schema_version",
-          "operation",
-          "dry_run",
-          "changed",
-          "extension_id",
-          "version",
-          "destination",
-          "protocol",
-          "permissions",
-          "starter_kind",
-          "capability_id",
-          "managed_entrypoint",
-          "files",
-          "next_commands");
 
   @TempDir Path tmp;
   Cli cli;
@@ -56,7 +40,7 @@ class ExtensionInitCommandTest {
     ObjectNode r =
         cli.json(0, "extension", "init", "loopx-example", "--destination", dest.toString());
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(SCAFFOLD_KEYS);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.SCAFFOLD);
     assertThat(r.get("schema_version").stringValue()).isEqualTo("loopx_extension_scaffold_v0");
     assertThat(r.get("operation").stringValue()).isEqualTo("init");
     assertThat(r.get("dry_run").booleanValue()).isTrue();

@@ -3,6 +3,7 @@ package io.loopx.samples.cli;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loopx.testkit.DocumentedKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,7 +102,7 @@ class ExtensionRunCommandTest {
 
     ObjectNode r = run(0);
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.RUN);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.RUN);
     assertThat(r.get("ok").booleanValue()).isTrue();
     assertThat(r.get("schema_version").stringValue()).isEqualTo("loopx_extension_run_receipt_v0");
     assertThat(r.get("operation").stringValue()).isEqualTo("run");
@@ -125,7 +126,7 @@ class ExtensionRunCommandTest {
 
     ObjectNode r = run(0, "--execute");
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.RUN);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.RUN);
     assertThat(r.get("ok").booleanValue()).isTrue();
     assertThat(r.get("dry_run").booleanValue()).isFalse();
     assertThat(r.get("executed").booleanValue()).isTrue();
@@ -160,7 +161,7 @@ class ExtensionRunCommandTest {
 
     ObjectNode r = run(1, "--execute");
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.RUN);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.RUN);
     assertThat(r.get("ok").booleanValue()).isFalse();
     assertThat(r.get("status").stringValue()).isEqualTo("provider_failed");
     assertThat(r.get("failure_kind").isNull()).isTrue();

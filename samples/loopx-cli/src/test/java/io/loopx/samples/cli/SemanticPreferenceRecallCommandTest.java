@@ -13,6 +13,7 @@ import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.dispatch.DispatchRequest;
+import io.loopx.testkit.DocumentedKeys;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -144,7 +145,7 @@ class SemanticPreferenceRecallCommandTest {
 
     ObjectNode r = recall(0);
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.DISPATCH);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.DISPATCH);
     assertThat(r.get("ok").booleanValue()).isTrue();
     assertThat(r.get("schema_version").stringValue()).isEqualTo("loopx_capability_dispatch_v0");
     assertThat(r.get("capability_id").stringValue()).isEqualTo("semantic-preference");
@@ -167,7 +168,7 @@ class SemanticPreferenceRecallCommandTest {
 
     ObjectNode r = recall(0, "--execute");
 
-    assertThat(Keys.of(r)).containsExactlyElementsOf(Keys.DISPATCH);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.DISPATCH);
     assertThat(r.get("status").stringValue()).isEqualTo("succeeded");
     assertThat(r.get("executed").booleanValue()).isTrue();
     assertThat(r.get("exit_code").intValue()).isZero();
@@ -176,10 +177,10 @@ class SemanticPreferenceRecallCommandTest {
     assertThat(result.get("revision").stringValue()).isEqualTo(r.get("revision").stringValue());
     ObjectNode received = (ObjectNode) result.get("received");
     // the caller's object, in its order, plus the envelope
-    assertThat(Keys.of(received))
+    assertThat(DocumentedKeys.of(received))
         .containsExactly("schema_version", "query", "limit", "execution_envelope");
     JsonNode envelope = received.get("execution_envelope");
-    assertThat(Keys.of(envelope)).containsExactlyElementsOf(Keys.ENVELOPE);
+    assertThat(DocumentedKeys.of(envelope)).containsExactlyElementsOf(DocumentedKeys.ENVELOPE);
     assertThat(envelope.get("schema_version").stringValue())
         .isEqualTo("loopx_extension_execution_envelope_v0");
     assertThat(envelope.get("action").stringValue()).isEqualTo("semantic_preference.recall");

@@ -4,11 +4,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.loopx.api.ActionToken;
 import io.loopx.api.ExtensionId;
+import io.loopx.api.Permission;
 import io.loopx.api.Revision;
 import io.loopx.api.envelope.EnvelopeVerifier.Expectation;
 import io.loopx.api.json.StrictJson;
-import io.loopx.runtime.internal.envelope.EnvelopeBinder;
-import io.loopx.runtime.internal.manifest.ManifestLoader;
+import io.loopx.runtime.manifest.LoadedManifest;
+import io.loopx.testkit.contract.EnvelopeBinding;
 import java.nio.file.Path;
 import java.util.Map;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -20,7 +21,17 @@ final class Fixtures {
 
   /** The revision of the checked-in manifest, as the host would pass it. */
   static final Revision REVISION =
-      new ManifestLoader().load(Path.of("extension.toml").toAbsolutePath()).manifest().revision();
+      LoadedManifest.load(Path.of("extension.toml").toAbsolutePath()).manifest().revision();
+
+  /**
+   * What {@code loopx semantic-preference recall} binds: the recall action, the recall scope and
+   * the read permission.
+   */
+  static final EnvelopeBinding BINDING =
+      EnvelopeBinding.of(
+          SemanticPreferenceProvider.ACTION,
+          SemanticPreferenceProvider.scope(),
+          Permission.of("semantic_preference.read"));
 
   /** The provider's environment as set by the host for the active revision. */
   static final Map<String, String> ENV =
@@ -48,12 +59,11 @@ final class Fixtures {
 
   /** Binds {@code bare} exactly as {@code loopx semantic-preference recall} does. */
   static ObjectNode bound(ObjectNode bare) {
-    return EnvelopeBinder.bind(
-        SemanticPreferenceProvider.ACTION, SemanticPreferenceProvider.scope(), ID, REVISION, bare);
+    return BINDING.bind(ID, REVISION, bare);
   }
 
   /** Binds {@code bare} with another action or scope. */
   static ObjectNode bound(ObjectNode bare, ActionToken action, ObjectNode scope) {
-    return EnvelopeBinder.bind(action, scope, ID, REVISION, bare);
+    return EnvelopeBinding.of(action, scope, BINDING.permission()).bind(ID, REVISION, bare);
   }
 }

@@ -1,23 +1,16 @@
 package io.loopx.samples.semanticpreference;
 
+import static io.loopx.testkit.ReceiptAssert.assertThatReceipt;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.loopx.api.CapabilityId;
 import io.loopx.api.ExtensionId;
-import io.loopx.api.KindToken;
 import io.loopx.api.Permission;
-import io.loopx.api.manifest.ProvidedCapability;
-import io.loopx.api.manifest.Visibility;
-import io.loopx.api.spi.BuiltinContribution;
-import io.loopx.api.spi.RegistrationContext;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,34 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The sample with the real runtime: {@code Loopx} installs {@code extension.toml}, resolving the
  * {@code java_main} class from this JVM's code path (this module's {@code target/classes}), and
  * probes the provider's doctor in a child JVM. The host's built-in catalog holds the {@code
- * semantic-preference} contract that the extension implements, as the sample CLI's does; an
- * implementation of an unknown capability would be a catalog conflict.
+ * semantic-preference} contract that the extension implements ({@link SemanticPreferenceContract}).
  */
 class LoopxEndToEndTest {
-
-  /** The built-in {@code semantic-preference} contract (origin builtin, provider loopx-core). */
-  private static final class SemanticPreferenceContract implements BuiltinContribution {
-    @Override
-    public String id() {
-      return "semantic-preference-contract";
-    }
-
-    @Override
-    public void register(RegistrationContext context) {
-      context.addCapability(
-          new ProvidedCapability(
-              CapabilityId.of(SemanticPreferenceProvider.CAPABILITY_ID),
-              KindToken.of("preference_recall"),
-              "Semantic preference recall",
-              "available",
-              Visibility.PUBLIC,
-              "Recall the user's stated preferences that match a query.",
-              "Install and enable an implementation such as semantic-preference-local.",
-              Optional.of("a local corpus of user preferences"),
-              Optional.of("loopx semantic-preference recall"),
-              Map.of()));
-    }
-  }
 
   @Test
   void installExecutesTheDoctorAndTheExtensionIsReady(@TempDir Path runtimeRoot) {
@@ -62,13 +30,17 @@ class LoopxEndToEndTest {
 
     ActivationReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
 
-    assertThat(receipt.changed()).isTrue();
+    assertThatReceipt(receipt)
+        .activation()
+        .isExecuted()
+        .isChanged()
+        .hasVersion("1.0.0")
+        .doctor()
+        .hasStatus(DoctorStatus.READY)
+        .isVerified()
+        .hasNoFailure();
     assertThat(receipt.extensionId())
         .isEqualTo(ExtensionId.of(SemanticPreferenceProvider.EXTENSION_ID));
-    assertThat(receipt.version()).isEqualTo("1.0.0");
-    assertThat(receipt.doctor().status()).isEqualTo(DoctorStatus.READY);
-    assertThat(receipt.doctor().verified()).isTrue();
-    assertThat(receipt.doctor().failure()).isEmpty();
     assertThat(manifest.manifest().permissions())
         .containsExactly(Permission.of("semantic_preference.read"));
     assertThat(loopx.list().extensions())

@@ -1,5 +1,6 @@
 package io.loopx.samples.textstats;
 
+import static io.loopx.testkit.ReceiptAssert.assertThatReceipt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.ExtensionId;
@@ -26,12 +27,16 @@ class LoopxEndToEndTest {
 
     ActivationReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
 
-    assertThat(receipt.changed()).isTrue();
+    assertThatReceipt(receipt)
+        .activation()
+        .isExecuted()
+        .isChanged()
+        .hasVersion("1.0.0")
+        .doctor()
+        .hasStatus(DoctorStatus.READY)
+        .isVerified()
+        .hasNoFailure();
     assertThat(receipt.extensionId()).isEqualTo(ExtensionId.of(TextStatsProvider.EXTENSION_ID));
-    assertThat(receipt.version()).isEqualTo("1.0.0");
-    assertThat(receipt.doctor().status()).isEqualTo(DoctorStatus.READY);
-    assertThat(receipt.doctor().verified()).isTrue();
-    assertThat(receipt.doctor().failure()).isEmpty();
     assertThat(loopx.list().extensions())
         .singleElement()
         .satisfies(
