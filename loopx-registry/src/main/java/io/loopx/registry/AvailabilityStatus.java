@@ -5,8 +5,9 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The status word of a {@link ProviderAvailability} and the {@code next_action} it implies (SPEC
- * §3). See {@link CapabilityRegistry#availability} for which input condition yields which status.
+ * The status word of a {@link ProviderAvailability} and the {@code next_action} it implies
+ * (docs/contract/registry.md). See {@link CapabilityRegistry#availability} for which input
+ * condition yields which status.
  *
  * <p>Used by hosts and the runtime, never implemented; immutable and thread-safe. No method returns
  * null.
