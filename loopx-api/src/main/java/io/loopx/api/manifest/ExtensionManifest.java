@@ -23,7 +23,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Instances come from a manifest loader (which reports rule violations with the file and key) or
  * from a lifecycle state snapshot. The canonical constructor re-checks the structural invariants
  * (runtime present when something needs it, required permissions declared, protocols consistent, no
- * duplicates), so every instance is consistent. Immutable and thread-safe; never holds null.
+ * duplicates), and the manifest records refuse every value the manifest rules refuse (the API
+ * compatibility of {@code requires_loopx_api} aside, which only a loaded file must have), so every
+ * instance is consistent and reads back from a state it was written to. Immutable and thread-safe;
+ * never holds null.
  *
  * @param id the extension id
  * @param version the extension's own version text
@@ -47,11 +50,17 @@ public record ExtensionManifest(
   /** The manifest schema version this model implements. */
   public static final String SCHEMA_VERSION = "loopx_extension_manifest_v0";
 
-  /** Validates the cross-field invariants and defensively copies. */
+  /**
+   * Validates the cross-field invariants and defensively copies. The version is trimmed, non-empty
+   * Unicode text and the API range text is trimmed, as the manifest loader requires.
+   *
+   * @throws InvalidValueException naming the field and the broken rule
+   */
   public ExtensionManifest {
     Objects.requireNonNull(id, "id");
     Checks.nonBlank("version", version);
     Objects.requireNonNull(requiresLoopxApi, "requiresLoopxApi");
+    Checks.nonBlank("requires_loopx_api", requiresLoopxApi.toString());
     permissions = Checks.unique("permissions", permissions);
     Objects.requireNonNull(runtime, "runtime");
     provides = List.copyOf(provides);
