@@ -1,5 +1,7 @@
 package io.loopx.api.internal;
 
+import io.loopx.api.Permission;
+import io.loopx.api.ProtocolId;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -89,6 +91,32 @@ public final class ManifestValues {
     }
     return Optional.empty();
   }
+
+  /** The rule of a launch argument or entrypoint: no NUL character. */
+  public static Optional<String> noNul(String value) {
+    return value.indexOf('\0') >= 0 ? Optional.of("must not contain NUL") : Optional.empty();
+  }
+
+  /** The rule that the runtime requires only declared permissions. */
+  public static Optional<String> undeclaredPermissions(
+      List<Permission> required, List<Permission> declared) {
+    List<Permission> undeclared = required.stream().filter(p -> !declared.contains(p)).toList();
+    return undeclared.isEmpty()
+        ? Optional.empty()
+        : Optional.of("runtime requires undeclared permissions " + undeclared);
+  }
+
+  /** The rule that an {@code [[implements]]} protocol equals the runtime protocol. */
+  public static Optional<String> implementsProtocol(ProtocolId protocol, ProtocolId runtime) {
+    return protocol.equals(runtime)
+        ? Optional.empty()
+        : Optional.of("`" + protocol + "` must equal the runtime protocol `" + runtime + "`");
+  }
+
+  /** The detail of a manifest that declares none of runtime, provides and implements. */
+  public static final String DECLARES_NOTHING =
+      "declares nothing: a manifest needs at least one of [runtime], [[provides]] or"
+          + " [[implements]]";
 
   /** The {@code presentation_surfaces.id} rule: 1..48 characters of lower-kebab-case. */
   public static Optional<String> surfaceId(String id) {

@@ -63,10 +63,7 @@ final class Checks {
 
   static String nonBlankNoNul(String key, String value) {
     nonBlank(key, value);
-    if (value.indexOf('\0') >= 0) {
-      throw new InvalidValueException(key, value, "must not contain NUL");
-    }
-    return value;
+    return rule(key, value, ManifestValues.noNul(value));
   }
 
   static String javaClassName(String key, String value) {

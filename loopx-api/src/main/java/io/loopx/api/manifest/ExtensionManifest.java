@@ -5,6 +5,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.Permission;
 import io.loopx.api.Revision;
+import io.loopx.api.internal.ManifestValues;
 import io.loopx.api.json.CanonicalJson;
 import java.lang.ref.WeakReference;
 import java.util.HashSet;
@@ -68,27 +69,22 @@ public record ExtensionManifest(
     presentationSurfaces = List.copyOf(presentationSurfaces);
     if (runtime.isPresent()) {
       RuntimeSpec rt = runtime.get();
-      for (Permission p : rt.requiredPermissions()) {
-        if (!permissions.contains(p)) {
-          throw new InvalidValueException(
-              "runtime.required_permissions",
-              p.value(),
-              "runtime requires undeclared permissions " + rt.requiredPermissions());
-        }
-      }
+      Checks.rule(
+          "runtime.required_permissions",
+          rt.requiredPermissions().toString(),
+          ManifestValues.undeclaredPermissions(rt.requiredPermissions(), permissions));
       for (Implementation impl : implementations) {
-        if (!impl.protocol().equals(rt.protocol())) {
-          throw new InvalidValueException(
-              "implements.protocol", impl.protocol().value(), "must equal the runtime protocol");
-        }
+        Checks.rule(
+            "implements.protocol",
+            impl.protocol().value(),
+            ManifestValues.implementsProtocol(impl.protocol(), rt.protocol()));
       }
     } else if (!implementations.isEmpty() || !presentationSurfaces.isEmpty()) {
       throw new InvalidValueException(
           "runtime", id.value(), "implements and presentation_surfaces need a runtime");
     }
     if (runtime.isEmpty() && provides.isEmpty() && implementations.isEmpty()) {
-      throw new InvalidValueException(
-          "manifest", id.value(), "needs at least one of runtime, provides or implements");
+      throw new InvalidValueException("manifest", id.value(), ManifestValues.DECLARES_NOTHING);
     }
     Checks.unique("provides.id", provides.stream().map(ProvidedCapability::id).toList());
     Checks.unique(

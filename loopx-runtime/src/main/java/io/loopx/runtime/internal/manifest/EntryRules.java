@@ -205,12 +205,9 @@ final class EntryRules {
       t.checkKeys(IMPLEMENTS_KEYS, t.dialect().requiredKeys(IMPLEMENTS_KEYS));
       CapabilityId capability = t.required("capability_id", CapabilityId::of);
       ProtocolId protocol = t.required("protocol", ProtocolId::of);
-      ProtocolId runtimeProtocol = runtime.orElseThrow().protocol();
-      if (!protocol.equals(runtimeProtocol)) {
-        throw t.failAt(
-            t.pathOf("protocol"),
-            "`" + protocol + "` must equal the runtime protocol `" + runtimeProtocol + "`");
-      }
+      t.check(
+          t.pathOf("protocol"),
+          ManifestValues.implementsProtocol(protocol, runtime.orElseThrow().protocol()));
       if (!ids.add(capability)) {
         throw t.failAt(
             t.pathOf("capability_id"),

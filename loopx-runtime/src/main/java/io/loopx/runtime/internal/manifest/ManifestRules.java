@@ -7,6 +7,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.Permission;
 import io.loopx.api.ProtocolId;
+import io.loopx.api.internal.ManifestValues;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.Implementation;
 import io.loopx.api.manifest.LaunchTarget;
@@ -86,9 +87,7 @@ final class ManifestRules {
     List<ProvidedCapability> provides = EntryRules.provides(root);
     List<Implementation> implementations = EntryRules.implementations(root, runtime);
     if (runtime.isEmpty() && provides.isEmpty() && implementations.isEmpty()) {
-      throw root.fail(
-          "declares nothing: a manifest needs at least one of [runtime], [[provides]] or"
-              + " [[implements]]");
+      throw root.fail(ManifestValues.DECLARES_NOTHING);
     }
     try {
       return new ExtensionManifest(
@@ -137,12 +136,9 @@ final class ManifestRules {
     List<String> args = arguments(rt, "args");
     List<String> doctorArgs = arguments(rt, "doctor_args");
     List<Permission> required = permissions(rt, "required_permissions");
-    List<Permission> undeclared = required.stream().filter(p -> !declared.contains(p)).toList();
-    if (!undeclared.isEmpty()) {
-      throw rt.failAt(
-          rt.pathOf("required_permissions"),
-          "runtime requires undeclared permissions " + undeclared);
-    }
+    rt.check(
+        rt.pathOf("required_permissions"),
+        ManifestValues.undeclaredPermissions(required, declared));
     int timeout = timeoutSeconds(rt);
     try {
       return Optional.of(new RuntimeSpec(protocol, target, args, doctorArgs, required, timeout));
@@ -154,9 +150,7 @@ final class ManifestRules {
   private static List<String> arguments(TreeReader rt, String key) {
     List<String> values = rt.stringArray(key);
     for (int i = 0; i < values.size(); i++) {
-      if (values.get(i).indexOf('\0') >= 0) {
-        throw rt.failAt(rt.pathOf(key, i), "must not contain NUL");
-      }
+      rt.check(rt.pathOf(key, i), ManifestValues.noNul(values.get(i)));
     }
     return values;
   }
