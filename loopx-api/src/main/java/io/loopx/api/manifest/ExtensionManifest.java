@@ -105,8 +105,9 @@ public record ExtensionManifest(
   }
 
   /**
-   * Returns a new normalised JSON tree of this manifest (SPEC §2.1): defaults filled in, array
-   * order kept, absent tables as {@code null} / {@code []}, absent optional keys omitted.
+   * Returns a new normalised JSON tree of this manifest (docs/contract/manifest.md, "Normalised
+   * form"): defaults filled in, array order kept, absent tables as {@code null} / {@code []},
+   * absent optional keys omitted.
    */
   public ObjectNode toNormalizedJson() {
     JsonNodeFactory f = JsonNodeFactory.instance;
