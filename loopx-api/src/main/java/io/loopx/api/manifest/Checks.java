@@ -1,12 +1,20 @@
 package io.loopx.api.manifest;
 
 import io.loopx.api.InvalidValueException;
+import io.loopx.api.internal.ManifestValues;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
 
-/** Structural checks shared by the manifest records (package-private). */
+/**
+ * Checks shared by the manifest records (package-private): every value a record holds passes the
+ * rules the loader applies (docs/contract/manifest.md), so a record written to a state reads back.
+ * The value rules themselves are owned by {@link ManifestValues}.
+ */
 final class Checks {
   private static final Pattern JAVA_CLASS =
       Pattern.compile(
@@ -14,19 +22,48 @@ final class Checks {
 
   private Checks() {}
 
+  /** A non-empty, trimmed Unicode string. */
   static String nonBlank(String key, String value) {
     if (value.isEmpty() || !value.strip().equals(value)) {
       throw new InvalidValueException(key, value, "must be a non-empty trimmed string");
     }
+    return rule(key, value, ManifestValues.loneSurrogate(value));
+  }
+
+  /** A {@link #nonBlank} string that is plain text of at most {@code max} code points. */
+  static String plainText(String key, String value, int max) {
+    nonBlank(key, value);
+    return rule(key, value, ManifestValues.plainText(value, max));
+  }
+
+  /** Throws the {@code problem}, if any, as the rule of {@code key} that {@code value} breaks. */
+  static String rule(String key, String value, Optional<String> problem) {
+    if (problem.isPresent()) {
+      throw new InvalidValueException(key, value, problem.get());
+    }
     return value;
+  }
+
+  /** Extra {@code [[provides]]} keys and values that a state read accepts as they are. */
+  static void metadata(Map<String, JsonNode> metadata) {
+    for (Map.Entry<String, JsonNode> e : metadata.entrySet()) {
+      Optional<ManifestValues.Problem> problem =
+          ManifestValues.metadataEntry(
+              "provides", e.getKey(), e.getValue(), Checks::describe, true);
+      if (problem.isPresent()) {
+        throw new InvalidValueException(
+            problem.get().path(), e.getValue().toString(), problem.get().detail());
+      }
+    }
+  }
+
+  private static String describe(JsonNode node) {
+    return ManifestValues.describe(node, "object", "a non-integral number", "a non-JSON value");
   }
 
   static String nonBlankNoNul(String key, String value) {
     nonBlank(key, value);
-    if (value.indexOf('\0') >= 0) {
-      throw new InvalidValueException(key, value, "must not contain NUL");
-    }
-    return value;
+    return rule(key, value, ManifestValues.noNul(value));
   }
 
   static String javaClassName(String key, String value) {

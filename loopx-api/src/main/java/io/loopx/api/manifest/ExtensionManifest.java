@@ -5,6 +5,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.Permission;
 import io.loopx.api.Revision;
+import io.loopx.api.internal.ManifestValues;
 import io.loopx.api.json.CanonicalJson;
 import java.lang.ref.WeakReference;
 import java.util.HashSet;
@@ -23,7 +24,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Instances come from a manifest loader (which reports rule violations with the file and key) or
  * from a lifecycle state snapshot. The canonical constructor re-checks the structural invariants
  * (runtime present when something needs it, required permissions declared, protocols consistent, no
- * duplicates), so every instance is consistent. Immutable and thread-safe; never holds null.
+ * duplicates), and the manifest records refuse every value the manifest rules refuse (the API
+ * compatibility of {@code requires_loopx_api} aside, which only a loaded file must have), so every
+ * instance is consistent and reads back from a state it was written to. Immutable and thread-safe;
+ * never holds null.
  *
  * @param id the extension id
  * @param version the extension's own version text
@@ -47,11 +51,17 @@ public record ExtensionManifest(
   /** The manifest schema version this model implements. */
   public static final String SCHEMA_VERSION = "loopx_extension_manifest_v0";
 
-  /** Validates the cross-field invariants and defensively copies. */
+  /**
+   * Validates the cross-field invariants and defensively copies. The version is trimmed, non-empty
+   * Unicode text and the API range text is trimmed, as the manifest loader requires.
+   *
+   * @throws InvalidValueException naming the field and the broken rule
+   */
   public ExtensionManifest {
     Objects.requireNonNull(id, "id");
     Checks.nonBlank("version", version);
     Objects.requireNonNull(requiresLoopxApi, "requiresLoopxApi");
+    Checks.nonBlank("requires_loopx_api", requiresLoopxApi.toString());
     permissions = Checks.unique("permissions", permissions);
     Objects.requireNonNull(runtime, "runtime");
     provides = List.copyOf(provides);
@@ -59,27 +69,22 @@ public record ExtensionManifest(
     presentationSurfaces = List.copyOf(presentationSurfaces);
     if (runtime.isPresent()) {
       RuntimeSpec rt = runtime.get();
-      for (Permission p : rt.requiredPermissions()) {
-        if (!permissions.contains(p)) {
-          throw new InvalidValueException(
-              "runtime.required_permissions",
-              p.value(),
-              "runtime requires undeclared permissions " + rt.requiredPermissions());
-        }
-      }
+      Checks.rule(
+          "runtime.required_permissions",
+          rt.requiredPermissions().toString(),
+          ManifestValues.undeclaredPermissions(rt.requiredPermissions(), permissions));
       for (Implementation impl : implementations) {
-        if (!impl.protocol().equals(rt.protocol())) {
-          throw new InvalidValueException(
-              "implements.protocol", impl.protocol().value(), "must equal the runtime protocol");
-        }
+        Checks.rule(
+            "implements.protocol",
+            impl.protocol().value(),
+            ManifestValues.implementsProtocol(impl.protocol(), rt.protocol()));
       }
     } else if (!implementations.isEmpty() || !presentationSurfaces.isEmpty()) {
       throw new InvalidValueException(
           "runtime", id.value(), "implements and presentation_surfaces need a runtime");
     }
     if (runtime.isEmpty() && provides.isEmpty() && implementations.isEmpty()) {
-      throw new InvalidValueException(
-          "manifest", id.value(), "needs at least one of runtime, provides or implements");
+      throw new InvalidValueException("manifest", id.value(), ManifestValues.DECLARES_NOTHING);
     }
     Checks.unique("provides.id", provides.stream().map(ProvidedCapability::id).toList());
     Checks.unique(
@@ -100,8 +105,9 @@ public record ExtensionManifest(
   }
 
   /**
-   * Returns a new normalised JSON tree of this manifest (SPEC §2.1): defaults filled in, array
-   * order kept, absent tables as {@code null} / {@code []}, absent optional keys omitted.
+   * Returns a new normalised JSON tree of this manifest (docs/contract/manifest.md, "Normalised
+   * form"): defaults filled in, array order kept, absent tables as {@code null} / {@code []},
+   * absent optional keys omitted.
    */
   public ObjectNode toNormalizedJson() {
     JsonNodeFactory f = JsonNodeFactory.instance;

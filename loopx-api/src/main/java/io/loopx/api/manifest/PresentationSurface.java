@@ -2,12 +2,14 @@ package io.loopx.api.manifest;
 
 import io.loopx.api.KindToken;
 import io.loopx.api.ProtocolId;
+import io.loopx.api.internal.ManifestValues;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * A {@code [[presentation_surfaces]]} entry: a read-only view an extension offers. Text fields are
- * plain text (the loader rejects line breaks, URLs, tags and path-like tokens).
+ * trimmed, non-empty plain text: the constructor rejects line breaks, URLs, tags, path-like tokens
+ * and lone surrogates, as the manifest loader does.
  *
  * @param id lower-kebab id, unique within the manifest
  * @param kind the surface kind
@@ -27,15 +29,32 @@ public record PresentationSurface(
     SurfaceVisibility visibility,
     Optional<String> emptyStateTitle,
     Optional<String> emptyStateDetail) {
-  /** Rejects nulls and blank text. */
+  /**
+   * Rejects nulls and every value the manifest rules refuse.
+   *
+   * @throws io.loopx.api.InvalidValueException naming the field and the broken rule
+   */
   public PresentationSurface {
-    Checks.nonBlank("presentation_surfaces.id", id);
+    Checks.rule("presentation_surfaces.id", id, ManifestValues.surfaceId(id));
     Objects.requireNonNull(kind, "kind");
-    Checks.nonBlank("presentation_surfaces.title", title);
+    Checks.plainText("presentation_surfaces.title", title, ManifestValues.MAX_SURFACE_TITLE);
     Objects.requireNonNull(viewSchema, "viewSchema");
-    Checks.nonBlank("presentation_surfaces.view_validator", viewValidator);
+    Checks.rule(
+        "presentation_surfaces.view_validator",
+        viewValidator,
+        ManifestValues.viewValidator(viewValidator));
     Objects.requireNonNull(visibility, "visibility");
-    Objects.requireNonNull(emptyStateTitle, "emptyStateTitle");
-    Objects.requireNonNull(emptyStateDetail, "emptyStateDetail");
+    emptyStateTitle.ifPresent(
+        v ->
+            Checks.plainText(
+                "presentation_surfaces.empty_state_title",
+                v,
+                ManifestValues.MAX_EMPTY_STATE_TITLE));
+    emptyStateDetail.ifPresent(
+        v ->
+            Checks.plainText(
+                "presentation_surfaces.empty_state_detail",
+                v,
+                ManifestValues.MAX_EMPTY_STATE_DETAIL));
   }
 }

@@ -54,7 +54,13 @@ public record ProvidedCapability(
           "real_world_anchor",
           "entry_command");
 
-  /** Validates, and deep-copies the metadata. */
+  /**
+   * Validates, and deep-copies the metadata: text fields are trimmed, non-empty Unicode; metadata
+   * keys are Unicode and values are trimmed strings, booleans, integers within ±(2^53 - 1), or
+   * arrays or objects of those, as the manifest loader requires.
+   *
+   * @throws InvalidValueException naming the field and the broken rule
+   */
   public ProvidedCapability {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(kind, "kind");
@@ -75,6 +81,7 @@ public record ProvidedCapability(
         throw new InvalidValueException("provides metadata key", key, "is a modelled field");
       }
     }
+    Checks.metadata(metadata);
   }
 
   /** Returns a deep copy of the extra descriptive keys, in declaration order. */

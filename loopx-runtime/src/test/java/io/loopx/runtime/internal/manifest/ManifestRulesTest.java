@@ -18,8 +18,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * One failing input per rule of SPEC §2 (each a single edit of the valid {@link Manifests#FULL}),
- * asserting the kind and the key; then inputs with two faults, where the earlier rule must win.
+ * One failing input per rule of docs/contract/manifest.md (each a single edit of the valid {@link
+ * Manifests#FULL}), asserting the kind and the key; then inputs with two faults, where the earlier
+ * rule must win.
  */
 class ManifestRulesTest {
 

@@ -58,7 +58,7 @@ final class Manifests {
       protocol = "demo_provider_v0"
       """;
 
-  /** The SPEC §2.1 golden manifest. */
+  /** The golden manifest of docs/contract/manifest.md ("Golden vector"). */
   static final String GOLDEN =
       """
       schema_version = "loopx_extension_manifest_v0"

@@ -1,0 +1,220 @@
+package io.loopx.runtime.internal.manifest;
+
+import static io.loopx.api.internal.ManifestValues.shown;
+
+import io.loopx.api.CapabilityId;
+import io.loopx.api.InvalidValueException;
+import io.loopx.api.KindToken;
+import io.loopx.api.ProtocolId;
+import io.loopx.api.internal.ManifestValues;
+import io.loopx.api.manifest.Implementation;
+import io.loopx.api.manifest.PresentationSurface;
+import io.loopx.api.manifest.ProvidedCapability;
+import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.api.manifest.SurfaceVisibility;
+import io.loopx.api.manifest.Visibility;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The rules of the manifest's arrays of tables (docs/contract/manifest.md), in the order {@link
+ * ManifestRules} applies them: {@code presentation_surfaces}, {@code provides}, {@code implements}.
+ * The value rules they share with the manifest records are {@link ManifestValues}'.
+ */
+final class EntryRules {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final List<String> PROVIDES_SNAPSHOT_KEYS =
+      List.of("id", "kind", "title", "status", "visibility", "user_value", "next_real_step");
+  private static final List<String> IMPLEMENTS_KEYS = List.of("capability_id", "protocol");
+  private static final List<String> SURFACE_KEYS =
+      List.of(
+          "id",
+          "kind",
+          "title",
+          "view_schema",
+          "view_validator",
+          "visibility",
+          "empty_state_title",
+          "empty_state_detail");
+  private static final List<String> SURFACE_SNAPSHOT_KEYS = SURFACE_KEYS.subList(0, 6);
+
+  private EntryRules() {}
+
+  static List<PresentationSurface> surfaces(TreeReader root, Optional<RuntimeSpec> runtime) {
+    List<TreeReader> tables = root.tables("presentation_surfaces");
+    if (!tables.isEmpty() && runtime.isEmpty()) {
+      throw root.failAt("presentation_surfaces", "presentation surfaces need a [runtime]");
+    }
+    List<PresentationSurface> surfaces = new ArrayList<>();
+    Set<String> ids = new HashSet<>();
+    for (TreeReader t : tables) {
+      t.checkKeys(SURFACE_KEYS, t.dialect().requiredKeys(SURFACE_SNAPSHOT_KEYS));
+      String id = t.requiredString("id");
+      t.check(t.pathOf("id"), ManifestValues.surfaceId(id));
+      if (!ids.add(id)) {
+        throw t.failAt(t.pathOf("id"), "duplicate presentation surface id `" + id + "`");
+      }
+      KindToken kind = t.required("kind", KindToken::of);
+      String title =
+          plainText(t, "title", t.requiredString("title"), ManifestValues.MAX_SURFACE_TITLE);
+      ProtocolId viewSchema = t.required("view_schema", ProtocolId::of);
+      String validator = t.requiredString("view_validator");
+      t.check(t.pathOf("view_validator"), ManifestValues.viewValidator(validator));
+      String visibilityText = t.requiredString("visibility");
+      SurfaceVisibility visibility = null;
+      for (SurfaceVisibility v : SurfaceVisibility.values()) {
+        if (v.wireName().equals(visibilityText)) {
+          visibility = v;
+        }
+      }
+      if (visibility == null) {
+        throw t.failAt(
+            t.pathOf("visibility"),
+            "must be `public-safe` or `owner-only`, got `" + shown(visibilityText) + "`");
+      }
+      Optional<String> emptyTitle =
+          t.optionalString("empty_state_title")
+              .map(s -> plainText(t, "empty_state_title", s, ManifestValues.MAX_EMPTY_STATE_TITLE));
+      Optional<String> emptyDetail =
+          t.optionalString("empty_state_detail")
+              .map(
+                  s ->
+                      plainText(t, "empty_state_detail", s, ManifestValues.MAX_EMPTY_STATE_DETAIL));
+      try {
+        surfaces.add(
+            new PresentationSurface(
+                id, kind, title, viewSchema, validator, visibility, emptyTitle, emptyDetail));
+      } catch (InvalidValueException e) {
+        throw t.fail(e);
+      }
+    }
+    return surfaces;
+  }
+
+  private static String plainText(TreeReader t, String key, String value, int max) {
+    t.check(t.pathOf(key), ManifestValues.plainText(value, max));
+    return value;
+  }
+
+  static List<ProvidedCapability> provides(TreeReader root) {
+    List<ProvidedCapability> provides = new ArrayList<>();
+    Set<CapabilityId> ids = new HashSet<>();
+    for (TreeReader t : root.tables("provides")) {
+      t.checkKeys(null, t.dialect().requiredKeys(PROVIDES_SNAPSHOT_KEYS));
+      CapabilityId id = t.required("id", CapabilityId::of);
+      if (!ids.add(id)) {
+        throw t.failAt(t.pathOf("id"), "duplicate capability id `" + id + "`");
+      }
+      KindToken kind = t.required("kind", KindToken::of);
+      String title = t.requiredString("title");
+      String status = t.requiredString("status");
+      String userValue = t.requiredString("user_value");
+      String nextRealStep = t.requiredString("next_real_step");
+      Visibility visibility = Visibility.PUBLIC;
+      Optional<String> visibilityText = t.optionalString("visibility");
+      if (visibilityText.isPresent()) {
+        visibility =
+            switch (visibilityText.get()) {
+              case "public" -> Visibility.PUBLIC;
+              case "internal" -> Visibility.INTERNAL;
+              default ->
+                  throw t.failAt(
+                      t.pathOf("visibility"),
+                      "must be `public` or `internal`, got `" + shown(visibilityText.get()) + "`");
+            };
+      }
+      Optional<String> anchor = t.optionalString("real_world_anchor");
+      Optional<String> entryCommand = t.optionalString("entry_command");
+      if (visibility == Visibility.PUBLIC && anchor.isEmpty()) {
+        throw t.failAt(t.pathOf("real_world_anchor"), "is required for a public capability");
+      }
+      if (visibility == Visibility.PUBLIC && entryCommand.isEmpty()) {
+        throw t.failAt(t.pathOf("entry_command"), "is required for a public capability");
+      }
+      Map<String, JsonNode> metadata = new LinkedHashMap<>();
+      for (Map.Entry<String, JsonNode> e : t.node().properties()) {
+        if (!ProvidedCapability.FIELD_KEYS.contains(e.getKey())) {
+          Optional<ManifestValues.Problem> problem =
+              ManifestValues.metadataEntry(
+                  t.path(), e.getKey(), e.getValue(), t.dialect()::describe, false);
+          if (problem.isPresent()) {
+            throw t.failAt(problem.get().path(), problem.get().detail());
+          }
+          metadata.put(e.getKey(), normalised(e.getValue()));
+        }
+      }
+      try {
+        provides.add(
+            new ProvidedCapability(
+                id,
+                kind,
+                title,
+                status,
+                visibility,
+                userValue,
+                nextRealStep,
+                anchor,
+                entryCommand,
+                metadata));
+      } catch (InvalidValueException e) {
+        throw t.fail(e);
+      }
+    }
+    return provides;
+  }
+
+  /** Returns a fresh copy of a valid metadata value: strings trimmed, integers at their size. */
+  private static JsonNode normalised(JsonNode value) {
+    if (value.isString()) {
+      return NODES.stringNode(value.stringValue().strip());
+    }
+    if (value.isBoolean()) {
+      return NODES.booleanNode(value.booleanValue());
+    }
+    if (value.isIntegralNumber()) {
+      long l = value.longValue();
+      return l == (int) l ? NODES.numberNode((int) l) : NODES.numberNode(l);
+    }
+    if (value.isArray()) {
+      ArrayNode array = NODES.arrayNode();
+      value.forEach(element -> array.add(normalised(element)));
+      return array;
+    }
+    ObjectNode object = NODES.objectNode();
+    value.properties().forEach(e -> object.set(e.getKey(), normalised(e.getValue())));
+    return object;
+  }
+
+  static List<Implementation> implementations(TreeReader root, Optional<RuntimeSpec> runtime) {
+    List<TreeReader> tables = root.tables("implements");
+    if (!tables.isEmpty() && runtime.isEmpty()) {
+      throw root.failAt("implements", "[[implements]] needs a [runtime]");
+    }
+    List<Implementation> implementations = new ArrayList<>();
+    Set<CapabilityId> ids = new HashSet<>();
+    for (TreeReader t : tables) {
+      t.checkKeys(IMPLEMENTS_KEYS, t.dialect().requiredKeys(IMPLEMENTS_KEYS));
+      CapabilityId capability = t.required("capability_id", CapabilityId::of);
+      ProtocolId protocol = t.required("protocol", ProtocolId::of);
+      t.check(
+          t.pathOf("protocol"),
+          ManifestValues.implementsProtocol(protocol, runtime.orElseThrow().protocol()));
+      if (!ids.add(capability)) {
+        throw t.failAt(
+            t.pathOf("capability_id"),
+            "duplicate implementation of capability `" + capability + "`");
+      }
+      implementations.add(new Implementation(capability, protocol));
+    }
+    return implementations;
+  }
+}

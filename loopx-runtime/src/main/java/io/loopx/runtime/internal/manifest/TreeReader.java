@@ -1,0 +1,223 @@
+package io.loopx.runtime.internal.manifest;
+
+import io.loopx.api.InvalidValueException;
+import io.loopx.api.internal.ManifestValues;
+import io.loopx.api.manifest.ManifestException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads one table of a manifest tree and knows its own key path ({@code ""} for the root, then e.g.
+ * {@code runtime} or {@code provides[0]}), so every failure it raises names the file and the dotted
+ * key of the value: {@code <source>: <key>: <detail>}, with {@value ManifestException#FILE_KEY} for
+ * the root. Strings are Unicode and read trimmed; the words of messages come from the {@link
+ * Dialect}. Immutable.
+ */
+final class TreeReader {
+  private final JsonNode node;
+  private final String path;
+  private final String source;
+  private final Dialect dialect;
+
+  private TreeReader(JsonNode node, String path, String source, Dialect dialect) {
+    this.node = node;
+    this.path = path;
+    this.source = source;
+    this.dialect = dialect;
+  }
+
+  /** Returns the reader of a whole manifest tree, which must be a table. */
+  static TreeReader root(JsonNode root, String source, Dialect dialect) {
+    return new TreeReader(root, "", source, dialect).asTable();
+  }
+
+  /** Returns this table's key path: {@code ""} for the root. */
+  String path() {
+    return path;
+  }
+
+  /** Returns this table's tree. */
+  JsonNode node() {
+    return node;
+  }
+
+  /** Returns the dialect of the tree. */
+  Dialect dialect() {
+    return dialect;
+  }
+
+  /** Returns the key path of {@code key} in this table. */
+  String pathOf(String key) {
+    return child(path, key);
+  }
+
+  /** Returns the key path of element {@code i} of the array at {@code key} in this table. */
+  String pathOf(String key, int i) {
+    return index(pathOf(key), i);
+  }
+
+  /** Returns the value at {@code key}, or {@code null} when absent. */
+  @Nullable JsonNode get(String key) {
+    return node.get(key);
+  }
+
+  /** Fails on unknown keys (when {@code allowed} is given), then on missing {@code required}. */
+  void checkKeys(@Nullable List<String> allowed, List<String> required) {
+    if (allowed != null) {
+      for (String key : node.propertyNames()) {
+        if (!allowed.contains(key)) {
+          throw failAt(pathOf(key), "unknown key");
+        }
+      }
+    }
+    for (String key : required) {
+      if (!node.has(key)) {
+        throw failAt(pathOf(key), "is required");
+      }
+    }
+  }
+
+  /**
+   * Reads the table at {@code key}; empty when absent (or {@code null} where that means absent).
+   */
+  Optional<TreeReader> optionalTable(String key) {
+    JsonNode value = node.get(key);
+    if (value == null || dialect.isAbsent(value)) {
+      return Optional.empty();
+    }
+    return Optional.of(new TreeReader(value, pathOf(key), source, dialect).asTable());
+  }
+
+  /** Reads an optional array of tables; absent means empty. */
+  List<TreeReader> tables(String key) {
+    JsonNode value = node.get(key);
+    if (value == null) {
+      return List.of();
+    }
+    if (!value.isArray()) {
+      throw failAt(
+          pathOf(key),
+          "must be an array of " + dialect.tableWord() + "s, got " + dialect.describe(value));
+    }
+    List<TreeReader> tables = new ArrayList<>();
+    for (int i = 0; i < value.size(); i++) {
+      tables.add(new TreeReader(value.get(i), pathOf(key, i), source, dialect).asTable());
+    }
+    return tables;
+  }
+
+  /** Reads a required, non-empty string (trimmed). */
+  String requiredString(String key) {
+    JsonNode value = node.get(key);
+    if (value == null) {
+      throw failAt(pathOf(key), "is required");
+    }
+    String text = text(value, pathOf(key));
+    if (text.isEmpty()) {
+      throw failAt(pathOf(key), "must not be empty");
+    }
+    return text;
+  }
+
+  /** Reads a required string and converts it with {@code factory}, a validating factory. */
+  <T> T required(String key, Function<String, T> factory) {
+    return parse(pathOf(key), requiredString(key), factory);
+  }
+
+  /** Reads an optional string; absent, or empty after trimming, is empty. */
+  Optional<String> optionalString(String key) {
+    JsonNode value = node.get(key);
+    if (value == null) {
+      return Optional.empty();
+    }
+    String text = text(value, pathOf(key));
+    return text.isEmpty() ? Optional.empty() : Optional.of(text);
+  }
+
+  /** Reads an optional array of non-empty strings (trimmed); absent means empty. */
+  List<String> stringArray(String key) {
+    JsonNode value = node.get(key);
+    if (value == null) {
+      return List.of();
+    }
+    if (!value.isArray()) {
+      throw failAt(pathOf(key), "must be an array of strings, got " + dialect.describe(value));
+    }
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < value.size(); i++) {
+      String element = text(value.get(i), pathOf(key, i));
+      if (element.isEmpty()) {
+        throw failAt(pathOf(key, i), "must not be empty");
+      }
+      values.add(element);
+    }
+    return values;
+  }
+
+  /** Returns the trimmed text of a string node at {@code at}; any other type is invalid. */
+  String text(JsonNode value, String at) {
+    if (!value.isString()) {
+      throw failAt(at, "must be a string, got " + dialect.describe(value));
+    }
+    String text = value.stringValue();
+    check(at, ManifestValues.loneSurrogate(text));
+    return text.strip();
+  }
+
+  /** Converts {@code value} with a validating factory; its refusal fails at {@code at}. */
+  <T> T parse(String at, String value, Function<String, T> factory) {
+    try {
+      return factory.apply(value);
+    } catch (InvalidValueException e) {
+      throw failAt(at, e.getMessage(), e);
+    }
+  }
+
+  /** Fails at {@code at} with the {@code problem}, if any. */
+  void check(String at, Optional<String> problem) {
+    if (problem.isPresent()) {
+      throw failAt(at, problem.get());
+    }
+  }
+
+  /** Returns the failure of this table as a whole. */
+  ManifestException fail(String detail) {
+    return failAt(path, detail, null);
+  }
+
+  /** Returns the failure of this table as a whole, caused by a record's refusal. */
+  ManifestException fail(InvalidValueException refusal) {
+    return failAt(path, refusal.getMessage(), refusal);
+  }
+
+  /** Returns the failure of the value at key path {@code at}. */
+  ManifestException failAt(String at, String detail) {
+    return failAt(at, detail, null);
+  }
+
+  private ManifestException failAt(String at, String detail, @Nullable Throwable cause) {
+    return new ManifestException(
+        source, at.isEmpty() ? ManifestException.FILE_KEY : at, detail, cause);
+  }
+
+  private TreeReader asTable() {
+    if (!node.isObject()) {
+      throw fail("must be a " + dialect.tableWord() + ", got " + dialect.describe(node));
+    }
+    return this;
+  }
+
+  /** Returns {@code key} under the key path {@code path}. */
+  static String child(String path, String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
+  /** Returns element {@code i} under the key path {@code path}. */
+  static String index(String path, int i) {
+    return path + "[" + i + "]";
+  }
+}
