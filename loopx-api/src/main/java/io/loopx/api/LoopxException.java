@@ -43,6 +43,15 @@ public class LoopxException extends RuntimeException {
     this.nextAction = nextAction;
   }
 
+  /**
+   * Returns the full message: the problem, followed by the next action when there is one. Never
+   * null: every constructor requires it.
+   */
+  @Override
+  public String getMessage() {
+    return Objects.requireNonNull(super.getMessage(), "message");
+  }
+
   /** Returns the stable kind of this failure. */
   public final ErrorKind kind() {
     return kind;

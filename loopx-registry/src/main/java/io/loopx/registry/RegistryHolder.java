@@ -27,7 +27,7 @@ public final class RegistryHolder {
 
   /** Returns the current generation. */
   public RegistryGeneration current() {
-    return current.get();
+    return Objects.requireNonNull(current.get(), "current"); // never set to null
   }
 
   /** Publishes {@code next} as the next generation unconditionally and returns it. */

@@ -57,7 +57,7 @@ public final class FakeClock extends Clock {
 
   @Override
   public Instant instant() {
-    return now.get();
+    return Objects.requireNonNull(now.get(), "now"); // never set to null
   }
 
   /** Moves the clock to {@code instant} (also backwards, to test clock jumps). */

@@ -111,7 +111,7 @@ public final class FileActivationStore implements ActivationStore {
   }
 
   private ActivationState decode(byte[] bytes) {
-    Decoded last = lastDecoded.get();
+    Decoded last = Objects.requireNonNull(lastDecoded.get(), "lastDecoded"); // never set to null
     if (last != Decoded.NONE && Arrays.equals(last.bytes(), bytes)) {
       return last.state();
     }
@@ -127,7 +127,7 @@ public final class FileActivationStore implements ActivationStore {
       return read();
     }
     try {
-      StateFiles.createPrivateDirectories(stateFile.getParent());
+      StateFiles.createPrivateDirectories(stateDirectory());
     } catch (IOException e) {
       throw new LoopxException(
           ErrorKind.IO_FAILED, "cannot create the state directory " + stateFile.getParent(), e);
@@ -149,8 +149,13 @@ public final class FileActivationStore implements ActivationStore {
     }
   }
 
+  /** The directory of the state file: an absolute file path always has one. */
+  private Path stateDirectory() {
+    return Objects.requireNonNull(stateFile.getParent(), "state directory");
+  }
+
   private void write(byte[] bytes) {
-    Path dir = stateFile.getParent();
+    Path dir = stateDirectory();
     removeLeftoverTemps(dir);
     Path temp = dir.resolve(TEMP_PREFIX + HexFormat.of().formatHex(randomBytes()));
     try {
