@@ -312,7 +312,7 @@ public sealed interface Resolution permits Resolution.ResolvedCapability, Resolu
   /**
    * The caller-named extension is enabled but its doctor proof is not fresh (kind {@code
    * DOCTOR_STALE}, problem {@code extension `<id>` doctor readiness is stale}, next action {@link
-   * NextAction#runDoctor run the doctor} of it with execute).
+   * io.loopx.api.NextAction#runDoctor run the doctor} of it with execute).
    *
    * @param capabilityId the requested capability
    * @param protocol the requested protocol

@@ -23,7 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param providerId the provider that was resolved (an extension id or a built-in provider id)
  * @param revision the provider's revision bound into the envelope
  * @param dryRun whether this was a preview
- * @param outcome what the provider did (for a preview: {@link ProviderOutcome#preview()})
+ * @param outcome what the provider did (for a preview: status {@code READY}, nothing else)
  */
 public record DispatchReceipt(
     CapabilityId capabilityId,

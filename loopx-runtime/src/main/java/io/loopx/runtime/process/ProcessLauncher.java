@@ -4,7 +4,7 @@ package io.loopx.runtime.process;
  * Starts one process with a fixed argv, environment and working directory, feeds it bounded stdin,
  * captures bounded stdout and stderr, and returns only when nothing of the process remains.
  *
- * <p>Implemented by LoopX ({@link OsProcessLauncher} for operating-system processes) and by the
+ * <p>Implemented by LoopX ({@code OsProcessLauncher} for operating-system processes) and by the
  * testkit (scripted processes). Hosts may supply their own implementation, for example one that
  * starts providers in a sandbox, as long as it keeps this contract:
  *

@@ -40,8 +40,8 @@ public record ActivationState(SortedMap<ExtensionId, ExtensionRecord> extensions
   }
 
   /**
-   * Returns the record of {@code id}, or throws {@code NOT_INSTALLED} (``extension `<id>` is not
-   * installed``).
+   * Returns the record of {@code id}, or throws {@code NOT_INSTALLED} (message {@code extension
+   * `<id>` is not installed}).
    */
   public ExtensionRecord installed(ExtensionId id) {
     ExtensionRecord record = extensions.get(id);

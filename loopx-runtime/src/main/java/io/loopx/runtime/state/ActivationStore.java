@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * Durable activation state: consistent reads and locked compare-and-set writes.
  *
- * <p>Implemented by LoopX ({@link FileActivationStore}); a host may implement it for another
+ * <p>Implemented by LoopX ({@code FileActivationStore}); a host may implement it for another
  * backend (for example a database shared by a fleet of hosts). Implementations are thread-safe.
  */
 public interface ActivationStore {
