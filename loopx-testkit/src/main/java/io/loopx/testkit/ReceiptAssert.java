@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -34,6 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
  * docs/contract/doctor.md–§6 (see {@link #documentedKeys}), also inside nested doctor packets and
  * list rows.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> {
   private static final Pattern SEGMENT = Pattern.compile("([^.\\[\\]]+)((?:\\[\\d+])*)");
   private static final Pattern INDEX = Pattern.compile("\\[(\\d+)]");

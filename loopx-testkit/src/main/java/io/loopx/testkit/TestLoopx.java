@@ -5,6 +5,7 @@ import io.loopx.runtime.manifest.LoadedManifest;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 
 /**
  * A real {@link Loopx} in a fake world, in one line: state in a {@link JimfsRuntimeRoot}, providers
@@ -20,6 +21,7 @@ import java.util.function.Consumer;
  *
  * <p>Closing it closes the file system.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class TestLoopx implements AutoCloseable {
   private final JimfsRuntimeRoot root;
   private final ScriptedProcessLauncher launcher;

@@ -1,5 +1,7 @@
 package io.loopx.runtime.process;
 
+import org.apiguardian.api.API;
+
 /**
  * Starts one process with a fixed argv, environment and working directory, feeds it bounded stdin,
  * captures bounded stdout and stderr, and returns only when nothing of the process remains.
@@ -22,6 +24,7 @@ package io.loopx.runtime.process;
  * <p>Because hosts and the testkit implement it, this interface only grows through default methods.
  */
 @FunctionalInterface
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public interface ProcessLauncher {
 
   /**

@@ -9,6 +9,7 @@ import io.loopx.runtime.process.LaunchRequest;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -56,6 +57,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param providerResult the provider's stdout object, when stdout was exactly one
  * @param inputSchemaVersion the request's top-level {@code schema_version} when it is a string
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record RunReceipt(
     ExtensionId extensionId,
     String providerVersion,

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 
 /**
  * A consistent snapshot of the durable activation state ({@code loopx_extension_state_v0}): the
@@ -15,6 +16,7 @@ import java.util.TreeMap;
  *
  * @param extensions the installed extensions, keyed by id
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ActivationState(SortedMap<ExtensionId, ExtensionRecord> extensions) {
   /** The schema version of the state file. */
   public static final String SCHEMA_VERSION = "loopx_extension_state_v0";

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 
 /**
  * The file-backed {@link ActivationStore} for {@code <runtime-root>/extensions/state.json}.
@@ -42,6 +43,7 @@ import java.util.function.Consumer;
  * <p>Thread-safe, and immutable apart from that cache; works on any {@link
  * java.nio.file.FileSystem} (on Jimfs, OS locks exclude nothing and directory fsync is skipped).
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class FileActivationStore implements ActivationStore {
   /** The bounded wait for the state lock. */
   public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(5);
