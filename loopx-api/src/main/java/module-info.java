@@ -10,6 +10,7 @@
 @org.jspecify.annotations.NullMarked
 module io.loopx.api {
   requires static transitive org.jspecify;
+  requires static transitive org.apiguardian.api;
   requires transitive tools.jackson.databind;
 
   exports io.loopx.api;

@@ -6,6 +6,7 @@
 @org.jspecify.annotations.NullMarked
 module io.loopx.registry {
   requires static transitive org.jspecify;
+  requires static transitive org.apiguardian.api;
   requires transitive io.loopx.api;
   requires com.google.common;
 

@@ -7,6 +7,7 @@
 @org.jspecify.annotations.NullMarked
 module io.loopx.runtime {
   requires static transitive org.jspecify;
+  requires static transitive org.apiguardian.api;
   requires transitive io.loopx.registry;
   requires com.google.common;
   requires com.electronwill.nightconfig.core;

@@ -6,6 +6,7 @@
 @org.jspecify.annotations.NullMarked
 module io.loopx.scaffold {
   requires static transitive org.jspecify;
+  requires static transitive org.apiguardian.api;
   // ExtensionId and ProtocolId appear in the receipt; Jackson tree nodes in its JSON form.
   requires transitive io.loopx.api;
   // Scaffold.init takes a runtime Mode; ScaffoldReceipt is a runtime Receipt.

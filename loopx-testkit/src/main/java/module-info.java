@@ -5,6 +5,7 @@
 @org.jspecify.annotations.NullMarked
 module io.loopx.testkit {
   requires static transitive org.jspecify;
+  requires static transitive org.apiguardian.api;
   requires transitive io.loopx.runtime;
   requires com.google.common.jimfs;
   // ProviderContractTest's public test methods carry JUnit annotations and parameters.

@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * one permission, three {@code [[provides]]} with one descriptive extra key, and one {@code
  * [[implements]]} of its own capability) into their own directories under a temp dir.
  *
- * <p>Measured ({@code loopxComposeCatalog}): {@link Loopx#loadManifest} on each file (read, strict
+ * <p>Measured ({@code loopxComposeCatalog}): {@link LoadedManifest#load} on each file (read, strict
  * UTF-8, lexical pre-scan, night-config parse, every docs/contract/manifest.md rule, normalisation
  * and the revision hash) and then {@link Loopx#registryWith} (reads the absent activation state,
  * assembles and seals the registry with the 1,000 declarations: 3,000 capabilities, 1,000

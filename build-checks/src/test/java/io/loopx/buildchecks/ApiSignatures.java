@@ -26,7 +26,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
+import org.apiguardian.api.API;
 
 /**
  * Renders the public API of a library module as sorted text lines: one line per public type and per
@@ -40,7 +42,9 @@ import java.util.stream.Collectors;
  * methods of final classes is dropped (it has no meaning there and javac sets it only on implicitly
  * declared record methods). Annotations appear when they are runtime-visible and {@link Documented}
  * (for example {@code @Deprecated} or JSpecify's {@code @Nullable}); their element values are left
- * out.
+ * out, except for apiguardian's {@code @API}, whose status and since version are kept. Every type
+ * line records the type's {@linkplain #apiOf effective} {@code @API}: its own, or for a nested type
+ * without one, that of its nearest enclosing type.
  */
 final class ApiSignatures {
 
@@ -214,7 +218,7 @@ final class ApiSignatures {
     throw new IllegalStateException("unexpected type " + type.getType().getTypeName());
   }
 
-  private static Class<?> load(String binaryName) {
+  static Class<?> load(String binaryName) {
     try {
       return Class.forName(binaryName, false, ApiSignatures.class.getClassLoader());
     } catch (ClassNotFoundException | LinkageError e) {
@@ -268,8 +272,26 @@ final class ApiSignatures {
     throw new IllegalStateException("no enum constant " + name + " in " + type.getName());
   }
 
+  /**
+   * Returns the effective {@code @API} of a type: its own, else the nearest enclosing type's (a
+   * nested type shares the status of the type it is declared in unless it declares its own).
+   */
+  static Optional<API> apiOf(Class<?> type) {
+    for (Class<?> t = type; t != null; t = t.getDeclaringClass()) {
+      API api = t.getDeclaredAnnotation(API.class);
+      if (api != null) {
+        return Optional.of(api);
+      }
+    }
+    return Optional.empty();
+  }
+
   private static String typeDeclaration(Class<?> type) {
-    StringBuilder b = new StringBuilder(annotationsOf(type));
+    StringBuilder b = new StringBuilder();
+    if (!type.isAnnotationPresent(API.class)) {
+      apiOf(type).ifPresent(inherited -> b.append(apiText(inherited)));
+    }
+    b.append(annotationsOf(type));
     int mods = type.getModifiers();
     b.append(visibility(mods));
     boolean plainClass = !type.isInterface() && !type.isEnum() && !type.isRecord();
@@ -507,11 +529,23 @@ final class ApiSignatures {
 
   private static String annotationText(Annotation[] annotations) {
     return Arrays.stream(annotations)
-        .map(Annotation::annotationType)
-        .filter(t -> t.isAnnotationPresent(Documented.class))
-        .map(t -> "@" + canonicalName(t) + " ")
+        .filter(a -> a.annotationType().isAnnotationPresent(Documented.class))
+        .map(
+            a ->
+                a instanceof API api ? apiText(api) : "@" + canonicalName(a.annotationType()) + " ")
         .sorted()
         .collect(Collectors.joining());
+  }
+
+  /** Renders an {@code @API} with its status and since version, followed by a space. */
+  private static String apiText(API api) {
+    return "@"
+        + canonicalName(API.class)
+        + "(status="
+        + api.status()
+        + ", since=\""
+        + api.since()
+        + "\") ";
   }
 
   /** One member line with its sort position. */

@@ -85,6 +85,18 @@ record LibraryModule(String artifactId, String moduleName) {
         .collect(Collectors.toList());
   }
 
+  /**
+   * Returns the packages this module exports only {@code to} named modules (qualified exports),
+   * sorted: internals shared between LoopX modules, not API.
+   */
+  List<String> qualifiedExportedPackages() {
+    return descriptor().exports().stream()
+        .filter(ModuleDescriptor.Exports::isQualified)
+        .map(ModuleDescriptor.Exports::source)
+        .sorted()
+        .collect(Collectors.toList());
+  }
+
   /** Returns all exported packages of all library modules. */
   static Set<String> allExportedPackages() {
     return ALL.stream()

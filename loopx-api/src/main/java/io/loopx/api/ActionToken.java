@@ -2,6 +2,7 @@ package io.loopx.api;
 
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * An execution-envelope action token ({@code ^[a-z][a-z0-9_.:-]{0,127}$}), e.g. {@code
@@ -12,6 +13,7 @@ import java.util.regex.Pattern;
  *
  * @param value the validated text
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ActionToken(String value) implements Comparable<ActionToken> {
   private static final Pattern PATTERN = Pattern.compile("[a-z][a-z0-9_.:-]{0,127}");
 

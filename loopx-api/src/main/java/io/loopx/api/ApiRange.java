@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable; {@link #toString()} returns the text as given (used in the normalised manifest).
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class ApiRange {
   /** The extension API version that this runtime provides. */
   public static final int CURRENT_API_VERSION = 1;

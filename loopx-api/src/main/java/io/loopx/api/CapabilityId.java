@@ -1,6 +1,7 @@
 package io.loopx.api;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A capability id: lower-kebab-case like an {@link ExtensionId}, e.g. {@code semantic-preference}.
@@ -10,6 +11,7 @@ import java.util.Objects;
  *
  * @param value the validated text
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record CapabilityId(String value) implements Comparable<CapabilityId> {
 
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */

@@ -1,6 +1,7 @@
 package io.loopx.api;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A SHA-256 digest in the form {@code sha256:} followed by 64 lowercase hex characters.
@@ -10,6 +11,7 @@ import java.util.Objects;
  *
  * @param value the validated text
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record Digest(String value) implements Comparable<Digest> {
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */
   public Digest {

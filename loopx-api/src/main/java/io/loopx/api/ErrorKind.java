@@ -1,6 +1,7 @@
 package io.loopx.api;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * The stable, machine-readable kind of a {@link LoopxException}. Callers branch on the kind, never
@@ -8,6 +9,7 @@ import java.util.Locale;
  *
  * <p>New kinds may be added in minor releases; existing ones never change meaning or wire name.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum ErrorKind {
   /** A manifest rule failed, or a manifest file is missing or unreadable. */
   MANIFEST_INVALID,

@@ -1,6 +1,7 @@
 package io.loopx.api;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * An extension id: 1..48 characters of lower-kebab-case ({@code ^[a-z][a-z0-9]*(-[a-z0-9]+)*$}),
@@ -11,6 +12,7 @@ import java.util.Objects;
  *
  * @param value the validated text
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ExtensionId(String value) implements Comparable<ExtensionId> {
 
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */

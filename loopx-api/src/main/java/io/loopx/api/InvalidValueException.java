@@ -1,5 +1,7 @@
 package io.loopx.api;
 
+import org.apiguardian.api.API;
+
 /**
  * Thrown by the validating factories of LoopX value types (for example {@link ExtensionId#of}) when
  * a value breaks its grammar. The kind is always {@link ErrorKind#INVALID_VALUE}; {@link #value()}
@@ -8,6 +10,7 @@ package io.loopx.api;
  * <p>Components that read external input (manifests, state files, command lines) translate this
  * into their own kind, such as {@link ErrorKind#MANIFEST_INVALID}.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class InvalidValueException extends LoopxException {
   private static final long serialVersionUID = 1L;
 

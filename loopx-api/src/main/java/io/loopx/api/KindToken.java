@@ -1,6 +1,7 @@
 package io.loopx.api;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A kind token in lower_snake_case ({@code ^[a-z][a-z0-9]*(_[a-z0-9]+)*$}), e.g. {@code
@@ -11,6 +12,7 @@ import java.util.Objects;
  *
  * @param value the validated text
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record KindToken(String value) implements Comparable<KindToken> {
 
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */

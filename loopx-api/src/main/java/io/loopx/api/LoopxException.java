@@ -2,6 +2,7 @@ package io.loopx.api;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Unchecked, like Jackson 3's exceptions: most callers translate it once at their boundary.
  * Instances are immutable and safe to share between threads.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class LoopxException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
@@ -41,6 +43,15 @@ public class LoopxException extends RuntimeException {
     this.kind = Objects.requireNonNull(kind, "kind");
     this.problem = problem;
     this.nextAction = nextAction;
+  }
+
+  /**
+   * Returns the full message: the problem, followed by the next action when there is one. Never
+   * null: every constructor requires it.
+   */
+  @Override
+  public String getMessage() {
+    return Objects.requireNonNull(super.getMessage(), "message");
   }
 
   /** Returns the stable kind of this failure. */

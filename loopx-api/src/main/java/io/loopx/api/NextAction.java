@@ -1,6 +1,7 @@
 package io.loopx.api;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What a caller should do next to get past a {@link LoopxException}: a typed step and the value it
@@ -10,6 +11,7 @@ import java.util.Objects;
  * @param step the step to take
  * @param extensionId the extension the step applies to
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record NextAction(Step step, ExtensionId extensionId) {
 
   /** The steps LoopX can ask a caller to take. */

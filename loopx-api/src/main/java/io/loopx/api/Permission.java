@@ -1,6 +1,7 @@
 package io.loopx.api;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A permission name, e.g. {@code semantic_preference.read}: non-empty, already trimmed, at most 128
@@ -11,6 +12,7 @@ import java.util.Objects;
  *
  * @param value the validated text
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record Permission(String value) implements Comparable<Permission> {
   /** The maximum length in code points. */
   public static final int MAX_CODE_POINTS = 128;

@@ -1,6 +1,7 @@
 package io.loopx.api;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A protocol or schema token ({@code ^[a-z][a-z0-9_]{0,63}_v[0-9]+$}), e.g. {@code
@@ -11,6 +12,7 @@ import java.util.Objects;
  *
  * @param value the validated text
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ProtocolId(String value) implements Comparable<ProtocolId> {
 
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */

@@ -1,6 +1,7 @@
 package io.loopx.api;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A provider id: lower-kebab-case like an {@link ExtensionId} (1..48 characters, {@code
@@ -12,6 +13,7 @@ import java.util.Objects;
  *
  * @param value the validated text
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ProviderId(String value) implements Comparable<ProviderId> {
   /** The default built-in provider, {@code loopx-core}. */
   public static final ProviderId LOOPX_CORE = new ProviderId("loopx-core");

@@ -1,6 +1,7 @@
 package io.loopx.api;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A manifest revision id: the first 16 lowercase hex characters of the SHA-256 of the canonical
@@ -11,6 +12,7 @@ import java.util.Objects;
  *
  * @param value the validated text
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record Revision(String value) implements Comparable<Revision> {
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */
   public Revision {

@@ -2,6 +2,7 @@ package io.loopx.registry;
 
 import java.util.Locale;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Used by hosts and the runtime, never implemented; immutable and thread-safe. No method returns
  * null.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum AvailabilityStatus {
   /** Exactly one ready provider was selected; no next action. */
   READY(null),

@@ -15,6 +15,7 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 
 /**
  * Explicit selection of built-in contributions from a {@link ServiceLoader}. Nothing is admitted
@@ -35,6 +36,7 @@ import java.util.stream.Stream;
  *
  * <p>Stateless and thread-safe; used by hosts. Arguments must not be null.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class BuiltinContributions {
   private BuiltinContributions() {}
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -39,13 +40,13 @@ final class BuiltinStaging {
     if (!earlier.providerId().equals(providerId)) {
       return Conflicts.conflict(
           "duplicate capability `" + capability.id() + "`",
-          providers.get(earlier.providerId()).describe(),
-          providers.get(providerId).describe());
+          describe(earlier.providerId()),
+          describe(providerId));
     }
     if (!earlier.equals(entry)) {
       return Conflicts.conflict(
           "conflicting capability `" + capability.id() + "`",
-          providers.get(providerId).describe(),
+          describe(providerId),
           "the same provider with a different descriptor");
     }
     return null;
@@ -71,8 +72,13 @@ final class BuiltinStaging {
             : "protocol `" + protocol + "` instead of `" + earlier.protocol() + "`";
     return Conflicts.conflict(
         "duplicate implementation of capability `" + capabilityId + "`",
-        providers.get(providerId).describe(),
+        describe(providerId),
         "the same provider with " + what);
+  }
+
+  /** Describes a staged provider: every staged entry's provider was added before it. */
+  private String describe(ProviderId providerId) {
+    return Objects.requireNonNull(providers.get(providerId), "staged provider").describe();
   }
 
   /** Returns new lists of the staged providers, capabilities and implementations, in order. */

@@ -6,6 +6,7 @@ import io.loopx.api.manifest.ProvidedCapability;
 import io.loopx.api.manifest.Visibility;
 import io.loopx.api.spi.Origin;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One registered capability: its contract descriptor plus its provenance ({@code origin} and the
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param origin builtin or extension, equal to the providing provider's origin
  * @param providerId the provider that registered (owns) the capability
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record CapabilityEntry(ProvidedCapability descriptor, Origin origin, ProviderId providerId) {
   /** Rejects nulls. */
   public CapabilityEntry {

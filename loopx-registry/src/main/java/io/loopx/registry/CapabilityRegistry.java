@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -30,6 +31,7 @@ import tools.jackson.databind.node.ObjectNode;
  * no caller can change what another sees. <b>Nulls:</b> no argument may be null, nothing returned
  * is null. Created only by {@link RegistryAssembly#seal()}; not for implementation or subclassing.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class CapabilityRegistry {
   private final String libraryVersion;
   private final RegistryIndex index;

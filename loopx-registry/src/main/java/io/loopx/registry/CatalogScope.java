@@ -1,6 +1,7 @@
 package io.loopx.registry;
 
 import io.loopx.api.manifest.Visibility;
+import org.apiguardian.api.API;
 
 /**
  * Which capabilities a catalog read lists: the public catalog omits {@link Visibility#INTERNAL}
@@ -8,6 +9,7 @@ import io.loopx.api.manifest.Visibility;
  *
  * <p>Used by hosts and the runtime, never implemented; immutable and thread-safe. Never pass null.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum CatalogScope {
   /** Public capabilities only (the default catalog). */
   PUBLIC,

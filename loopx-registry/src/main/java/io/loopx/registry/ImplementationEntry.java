@@ -6,6 +6,7 @@ import io.loopx.api.ProviderId;
 import io.loopx.api.spi.BuiltinProvider;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * One implementation of a capability by a provider over a protocol. A built-in implementation
@@ -20,6 +21,7 @@ import java.util.Optional;
  * @param providerId the implementing provider
  * @param inProcess the in-process handler of a built-in implementation, empty for an extension
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ImplementationEntry(
     CapabilityId capabilityId,
     ProtocolId protocol,

@@ -51,7 +51,9 @@ final class IndexBuilder {
       CapabilitySlot earlier = slots.putIfAbsent(c.id(), slot);
       if (earlier != null) {
         ProviderEntry earlierOwner =
-            providerList.get(positions.get(earlier.capability().providerId()));
+            providerList.get(
+                Objects.requireNonNull(
+                    positions.get(earlier.capability().providerId()), "checked owner"));
         throw SealChecks.duplicateCapability(c, earlierOwner, ownerEntry);
       }
       SealChecks.checkSameOrigin(c, ownerEntry);

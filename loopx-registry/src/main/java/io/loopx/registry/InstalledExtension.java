@@ -3,6 +3,7 @@ package io.loopx.registry;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.spi.ProviderState;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * An installed extension as the activation state describes it: the active revision's manifest
@@ -15,6 +16,7 @@ import java.util.Objects;
  * @param enabled whether the extension is enabled
  * @param ready whether it is enabled and its doctor proof is fresh
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record InstalledExtension(ExtensionManifest manifest, boolean enabled, boolean ready) {
   /**
    * Rejects null and checks ready ⇒ enabled ({@link io.loopx.api.InvalidValueException} naming the

@@ -7,6 +7,7 @@ import io.loopx.api.ProviderId;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -34,6 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param doctorVerified whether the provider is ready (enabled and doctor-fresh)
  * @param resolved the resolved provider and implementation; present exactly when {@code READY}
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ProviderAvailability(
     AvailabilityStatus status,
     CapabilityId capabilityId,

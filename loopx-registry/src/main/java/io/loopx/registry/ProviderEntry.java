@@ -7,6 +7,7 @@ import io.loopx.api.spi.Origin;
 import io.loopx.api.spi.ProviderState;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * One provider of the catalog: a built-in provider registered by a host contribution, or an
@@ -27,6 +28,7 @@ import java.util.Optional;
  * @param contributionId the id of the registering {@code BuiltinContribution}; empty for an
  *     extension
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ProviderEntry(
     ProviderId id,
     Origin origin,

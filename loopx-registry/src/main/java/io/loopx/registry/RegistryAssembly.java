@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,6 +60,7 @@ import org.jspecify.annotations.Nullable;
  * meant to be filled and sealed by one thread. <b>Nulls:</b> no argument may be null. Used by hosts
  * and the runtime; not for subclassing.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class RegistryAssembly {
   private enum Phase {
     OPEN,

@@ -2,6 +2,7 @@ package io.loopx.registry;
 
 import io.loopx.api.InvalidValueException;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One published registry generation: its sequence number in a {@link RegistryHolder} and the sealed
@@ -12,6 +13,7 @@ import java.util.Objects;
  * @param number the generation number, starting at 1 and increasing by one per publication
  * @param registry the sealed registry of this generation
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record RegistryGeneration(long number, CapabilityRegistry registry) {
   /** Rejects a null registry and a number below 1. */
   public RegistryGeneration {

@@ -3,6 +3,7 @@ package io.loopx.registry;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apiguardian.api.API;
 
 /**
  * Holds the current registry generation and publishes new sealed generations atomically. Readers
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * publishers may use it concurrently; publication is a single atomic reference swap. Never returns
  * null.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class RegistryHolder {
   private final AtomicReference<RegistryGeneration> current;
 
@@ -27,7 +29,7 @@ public final class RegistryHolder {
 
   /** Returns the current generation. */
   public RegistryGeneration current() {
-    return current.get();
+    return Objects.requireNonNull(current.get(), "current"); // never set to null
   }
 
   /** Publishes {@code next} as the next generation unconditionally and returns it. */

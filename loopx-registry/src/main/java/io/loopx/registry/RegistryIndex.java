@@ -5,6 +5,7 @@ import io.loopx.api.CapabilityId;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.ProviderId;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -78,7 +79,7 @@ final class RegistryIndex {
 
   /** Returns the registered provider with this id (an entry's provider, known to exist). */
   ProviderEntry provider(ProviderId id) {
-    return providers.get(providerPositions.get(id));
+    return Objects.requireNonNull(providerOrNull(id), "registered provider");
   }
 
   /** Returns a provider's implementation of a capability over exactly a protocol, if any. */

@@ -10,6 +10,7 @@ import io.loopx.api.ProviderId;
 import io.loopx.api.internal.Problems;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The typed outcome of resolving a (capability, protocol) pair, optionally with a caller-named
@@ -23,6 +24,7 @@ import java.util.Objects;
  * <p>Immutable values produced by {@link CapabilityRegistry#resolve}; safe to share between
  * threads. Never null, and no component is null. Not implemented outside LoopX (sealed).
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public sealed interface Resolution permits Resolution.ResolvedCapability, Resolution.Failure {
 
   /** Returns the requested capability. */
@@ -312,7 +314,7 @@ public sealed interface Resolution permits Resolution.ResolvedCapability, Resolu
   /**
    * The caller-named extension is enabled but its doctor proof is not fresh (kind {@code
    * DOCTOR_STALE}, problem {@code extension `<id>` doctor readiness is stale}, next action {@link
-   * NextAction#runDoctor run the doctor} of it with execute).
+   * io.loopx.api.NextAction#runDoctor run the doctor} of it with execute).
    *
    * @param capabilityId the requested capability
    * @param protocol the requested protocol

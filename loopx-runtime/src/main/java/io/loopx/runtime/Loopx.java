@@ -44,6 +44,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * The LoopX facade a host builds once and drives: manifest loading, the extension lifecycle
@@ -72,6 +73,7 @@ import java.util.Set;
  * <p>Built by {@link #builder()}; immutable configuration, thread-safe. Every operation reads the
  * activation state afresh and works on the registry generation that matches it.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Loopx {
   /** This library's version (also the version of every built-in provider). */
   public static final String VERSION = readVersion();

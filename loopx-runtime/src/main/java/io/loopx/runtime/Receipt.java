@@ -1,5 +1,6 @@
 package io.loopx.runtime;
 
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -8,6 +9,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Implemented by LoopX only. Implementations are immutable records.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface Receipt {
   /** Returns whether the operation succeeded (or, for a preview, would be attempted). */
   boolean ok();

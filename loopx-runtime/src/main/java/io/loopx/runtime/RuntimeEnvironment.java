@@ -6,6 +6,7 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The inputs of runtime resolution that come from the host process: the PATH string, the {@code
@@ -21,6 +22,7 @@ import java.util.Objects;
  * @param codePath absolute class path entries (class directories and jars) in search order; this is
  *     also the class path of {@code java_main} children
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record RuntimeEnvironment(String searchPath, Path javaExecutable, List<Path> codePath) {
 
   /** Validates that every path is absolute and copies the code path. */

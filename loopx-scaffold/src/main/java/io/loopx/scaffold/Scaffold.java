@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,6 +53,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Works on any {@link java.nio.file.FileSystem}. Stateless and thread-safe; two concurrent
  * scaffolds of the same destination cannot both succeed (the destination is created exclusively).
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class Scaffold {
   /** The version of a starter when none is given. */
   public static final String DEFAULT_VERSION = "0.1.0";

@@ -3,6 +3,7 @@ package io.loopx.scaffold;
 import io.loopx.api.InvalidValueException;
 import java.util.Locale;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One file of a starter package in a {@link ScaffoldReceipt}: {@code {path, status}}.
@@ -11,6 +12,7 @@ import java.util.Objects;
  *     bin/loopx-example})
  * @param status {@link Status#CREATED} after an execute, {@link Status#WOULD_CREATE} in a preview
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record ScaffoldFile(String path, Status status) {
 
   /**

@@ -7,6 +7,7 @@ import io.loopx.runtime.Receipt;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -33,6 +34,7 @@ import tools.jackson.databind.node.ObjectNode;
  *     otherwise
  * @param nextCommands the explicit steps that follow (the scaffold performs none of them)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record ScaffoldReceipt(
     boolean dryRun,
     ExtensionId extensionId,

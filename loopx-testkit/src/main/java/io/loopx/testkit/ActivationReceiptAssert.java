@@ -3,6 +3,7 @@ package io.loopx.testkit;
 import io.loopx.api.Revision;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
@@ -18,6 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  *     .doctor().hasStatus(DoctorStatus.READY);
  * }</pre>
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class ActivationReceiptAssert
     extends AbstractAssert<ActivationReceiptAssert, ActivationReceipt> {
   private final ObjectNode json;

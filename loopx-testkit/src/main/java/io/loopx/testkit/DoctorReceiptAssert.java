@@ -4,6 +4,7 @@ import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
@@ -16,6 +17,7 @@ import tools.jackson.databind.node.ObjectNode;
  * assertThatReceipt(install).doctor().hasStatus(DoctorStatus.READY).isVerified().hasNoFailure();
  * }</pre>
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class DoctorReceiptAssert extends AbstractAssert<DoctorReceiptAssert, DoctorReceipt> {
   private final ObjectNode json;
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -19,6 +20,7 @@ import tools.jackson.databind.JsonNode;
  * ReceiptAssert} and by hosts' tests that check what they print, so a host keeps lists only for its
  * own objects.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class DocumentedKeys {
   /** A doctor packet ({@code loopx_extension_doctor_v0}). */
   public static final List<String> DOCTOR =

@@ -7,6 +7,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apiguardian.api.API;
 
 /**
  * A {@link Clock} that stands still until a test moves it: {@link #set(Instant)} or {@link
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Thread-safe. The clocks returned by {@link #withZone(ZoneId)} share this clock's time: moving
  * one moves them all.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class FakeClock extends Clock {
   /** The instant a {@link #create()}d clock starts at: {@code 2024-01-01T00:00:00Z}. */
   public static final Instant DEFAULT_START = Instant.parse("2024-01-01T00:00:00Z");
@@ -57,7 +59,7 @@ public final class FakeClock extends Clock {
 
   @Override
   public Instant instant() {
-    return now.get();
+    return Objects.requireNonNull(now.get(), "now"); // never set to null
   }
 
   /** Moves the clock to {@code instant} (also backwards, to test clock jumps). */

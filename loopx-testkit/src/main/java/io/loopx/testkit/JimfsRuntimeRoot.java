@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * An in-memory (Jimfs, Unix flavour with POSIX permissions) file system laid out for one LoopX
@@ -38,6 +39,7 @@ import java.util.Set;
  * <p>Helpers throw {@link UncheckedIOException} on I/O errors. Not thread-safe to set up; closing
  * it closes the file system.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class JimfsRuntimeRoot implements AutoCloseable {
   private static final Set<PosixFilePermission> EXECUTABLE =
       PosixFilePermissions.fromString("rwxr-xr-x");

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.apiguardian.api.API;
 
 /**
  * A fluent builder of {@code extension.toml} text (schema {@code loopx_extension_manifest_v0}).
@@ -21,6 +22,7 @@ import java.util.OptionalInt;
  * ManifestLoader}'s job, which {@link #parse(Path)} runs. A builder is mutable and not thread-safe;
  * {@link #copy()} forks it.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class ManifestBuilder {
   private final String id;
   private String version = Manifests.DEFAULT_VERSION;

@@ -4,12 +4,14 @@ import io.loopx.api.provider.ProviderMain;
 import io.loopx.runtime.internal.manifest.ManifestLoader;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.file.Path;
+import org.apiguardian.api.API;
 
 /**
  * Starting points for {@link ManifestBuilder}s: a bare header, a standalone extension, a capability
  * provider and an implementation of a capability. Every builder starts valid; change what the test
  * is about.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class Manifests {
   /** The manifest file name in an extension package. */
   static final String FILE_NAME = "extension.toml";

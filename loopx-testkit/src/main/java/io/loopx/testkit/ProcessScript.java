@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -24,6 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Implemented by tests. Scripts should be stateless or thread-safe.
  */
 @FunctionalInterface
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public interface ProcessScript {
   /**
    * Runs the fake process for {@code request}.

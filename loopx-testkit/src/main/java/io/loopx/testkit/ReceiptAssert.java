@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -42,6 +43,7 @@ import tools.jackson.databind.node.ObjectNode;
  * DocumentedKeys} (docs/contract/lifecycle.md, doctor.md, run.md, dispatch.md), also inside nested
  * doctor packets and list rows.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> {
   private static final Pattern SEGMENT = Pattern.compile("([^.\\[\\]]+)((?:\\[\\d+])*)");
   private static final Pattern INDEX = Pattern.compile("\\[(\\d+)]");

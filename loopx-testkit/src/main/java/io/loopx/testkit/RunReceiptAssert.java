@@ -5,6 +5,7 @@ import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.run.RunStatus;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
@@ -18,6 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  *     .isExecuted().hasStatus(RunStatus.PROVIDER_FAILED).hasFailure(RunFailure.TIMEOUT);
  * }</pre>
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class RunReceiptAssert extends AbstractAssert<RunReceiptAssert, RunReceipt> {
   private final ObjectNode json;
 

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.apiguardian.api.API;
 
 /**
  * A {@link ProcessLauncher} whose processes are {@link ProcessScript}s: no operating-system process
@@ -32,6 +33,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * built. Scripts can be replaced at any time, also between launches of one test (a doctor that
  * starts failing). Thread-safe; unlike a production launcher it is mutable, by design.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class ScriptedProcessLauncher implements ProcessLauncher {
   private final FakeClock clock;
   private final Map<String, ProcessScript> programs = new ConcurrentHashMap<>();

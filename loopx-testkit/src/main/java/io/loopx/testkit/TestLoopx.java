@@ -5,6 +5,7 @@ import io.loopx.runtime.manifest.LoadedManifest;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 
 /**
  * A real {@link Loopx} in a fake world, in one line: state in a {@link JimfsRuntimeRoot}, providers
@@ -20,6 +21,7 @@ import java.util.function.Consumer;
  *
  * <p>Closing it closes the file system.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class TestLoopx implements AutoCloseable {
   private final JimfsRuntimeRoot root;
   private final ScriptedProcessLauncher launcher;
@@ -77,7 +79,7 @@ public final class TestLoopx implements AutoCloseable {
   /**
    * Writes the package of {@code manifest} ({@link JimfsRuntimeRoot#writePackage}), scripts its
    * launcher (or {@code java_main} class) with {@code script}, and loads the manifest from the fake
-   * file system through {@link Loopx#loadManifest}.
+   * file system through {@link LoadedManifest#load}.
    */
   public LoadedManifest stage(ManifestBuilder manifest, ProcessScript script) {
     JimfsRuntimeRoot.ProviderPackage written = root.writePackage(manifest);

@@ -2,6 +2,7 @@ package io.loopx.testkit;
 
 import io.loopx.api.Revision;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
+import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
@@ -15,6 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
  * assertThatReceipt(disable).toggle().hasOperation("disable").isPreview().wouldChange().isEnabled();
  * }</pre>
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class ToggleReceiptAssert extends AbstractAssert<ToggleReceiptAssert, ToggleReceipt> {
   private final ObjectNode json;
 

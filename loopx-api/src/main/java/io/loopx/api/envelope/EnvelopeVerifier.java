@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -56,6 +57,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Stateless and thread-safe. The input is never modified.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class EnvelopeVerifier {
   /** The message for an envelope that is missing or does not have the schema's shape. */
   public static final String SCHEMA_MESSAGE = "execution envelope fields do not match the schema";

@@ -9,6 +9,7 @@ import io.loopx.api.json.CanonicalJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -34,6 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param revision the active manifest revision of that extension
  * @param requestDigest the {@link #requestDigest(ObjectNode) digest} of the bare request
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ExecutionEnvelope(
     ActionToken action,
     ObjectNode scope,

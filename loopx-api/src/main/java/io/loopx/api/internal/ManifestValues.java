@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -16,6 +17,7 @@ import tools.jackson.databind.JsonNode;
  * rule returns the detail of the first problem, or empty when the value is valid; the caller adds
  * its own key path and error type.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class ManifestValues {
   /** The longest {@code presentation_surfaces.id}, in characters. */
   public static final int MAX_SURFACE_ID = 48;

@@ -4,8 +4,10 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.api.NextAction;
+import org.apiguardian.api.API;
 
 /** Failures raised in the same words by several modules: one owner per message. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class Problems {
   private Problems() {}
 

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.IntFunction;
+import org.apiguardian.api.API;
 
 /**
  * Strict UTF-8 in both directions, independent of the platform charset and locale: malformed or
@@ -22,6 +23,7 @@ import java.util.function.IntFunction;
  * thread-safe (a fresh coder per call). Internal: the one strict decoder of JSON, TOML and provider
  * output.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class StrictUtf8 {
 
   private StrictUtf8() {}

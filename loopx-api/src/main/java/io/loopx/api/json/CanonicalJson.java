@@ -8,6 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -19,6 +20,7 @@ import tools.jackson.databind.JsonNode;
  * types (missing, binary, POJO), strings or keys holding a lone surrogate (they have no UTF-8
  * form), integral numbers beyond ±2<sup>53</sup>, NaN and infinities.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class CanonicalJson {
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 

@@ -3,6 +3,7 @@ package io.loopx.api.json;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and safe to share between threads.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class InvalidJsonException extends LoopxException {
   private static final long serialVersionUID = 1L;
 

@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -49,6 +50,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Stateless and thread-safe; one immutable Jackson mapper is shared.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class StrictJson {
   private static final JsonMapper MAPPER =
       JsonMapper.builder()

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -38,6 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param implementations capabilities this extension implements
  * @param presentationSurfaces read-only views this extension offers
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ExtensionManifest(
     ExtensionId id,
     String version,

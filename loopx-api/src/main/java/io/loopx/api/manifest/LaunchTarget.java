@@ -1,12 +1,14 @@
 package io.loopx.api.manifest;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The one launch target of an extension runtime: an {@link Executable} found by path or on PATH, or
  * a {@link JavaMain} class started as a child JVM of the host's own {@code java} with the host's
  * class path.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public sealed interface LaunchTarget {
 
   /** Returns the manifest key of this target: {@code entrypoint} or {@code java_main}. */

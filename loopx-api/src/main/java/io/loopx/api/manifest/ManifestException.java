@@ -4,6 +4,7 @@ import io.loopx.api.ApiRange;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,6 +20,7 @@ import org.jspecify.annotations.Nullable;
  * {@value #FILE_KEY} for problems of the file as a whole (missing, unreadable, too large, not
  * UTF-8, not TOML, or declaring nothing at all). Immutable.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class ManifestException extends LoopxException {
   private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@ import io.loopx.api.ProtocolId;
 import io.loopx.api.internal.ManifestValues;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A {@code [[presentation_surfaces]]} entry: a read-only view an extension offers. Text fields are
@@ -20,6 +21,7 @@ import java.util.Optional;
  * @param emptyStateTitle at most 120 code points
  * @param emptyStateDetail at most 240 code points
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record PresentationSurface(
     String id,
     KindToken kind,

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -29,6 +30,7 @@ import tools.jackson.databind.JsonNode;
  * @param entryCommand required for public capabilities
  * @param metadata extra descriptive keys
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ProvidedCapability(
     CapabilityId id,
     KindToken kind,

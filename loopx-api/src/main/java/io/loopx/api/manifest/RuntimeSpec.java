@@ -5,6 +5,7 @@ import io.loopx.api.Permission;
 import io.loopx.api.ProtocolId;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The {@code [runtime]} table: how the managed runtime starts a provider. The manifest fixes all of
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param requiredPermissions permissions the runtime requires (a subset of the manifest's)
  * @param timeoutSeconds the run and probe timeout, 1..120
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record RuntimeSpec(
     ProtocolId protocol,
     LaunchTarget launchTarget,

@@ -1,6 +1,9 @@
 package io.loopx.api.manifest;
 
+import org.apiguardian.api.API;
+
 /** Who may see a presentation surface. */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum SurfaceVisibility {
   /** Safe to show to anyone who can see the host's public output. */
   PUBLIC_SAFE("public-safe"),

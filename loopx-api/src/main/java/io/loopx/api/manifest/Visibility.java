@@ -1,8 +1,10 @@
 package io.loopx.api.manifest;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** Catalog visibility of a capability: public ones are listed, internal ones only resolvable. */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum Visibility {
   /** Listed in the public catalog. */
   PUBLIC,

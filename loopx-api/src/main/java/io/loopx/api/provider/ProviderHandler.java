@@ -1,5 +1,6 @@
 package io.loopx.api.provider;
 
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -10,6 +11,7 @@ import tools.jackson.databind.node.ObjectNode;
  * once per process: {@link #doctor()} when the provider is probed, otherwise {@link
  * #handle(ObjectNode)}; {@link #responseSchemaVersion()} may be called in either case.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface ProviderHandler {
 
   /**

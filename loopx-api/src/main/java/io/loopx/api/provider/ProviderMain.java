@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -39,6 +40,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Stateless and thread-safe.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class ProviderMain {
   /** The argument that selects the doctor probe. */
   public static final String DOCTOR_FLAG = "--doctor";

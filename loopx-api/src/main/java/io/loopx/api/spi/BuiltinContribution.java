@@ -1,6 +1,7 @@
 package io.loopx.api.spi;
 
 import io.loopx.api.ProviderId;
+import org.apiguardian.api.API;
 
 /**
  * A host's in-process contribution to the capability registry: one built-in provider with its
@@ -18,6 +19,7 @@ import io.loopx.api.ProviderId;
  * generation), possibly on different threads; keep it stateless or thread-safe. <b>Nulls:</b> no
  * method returns null.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface BuiltinContribution {
 
   /**

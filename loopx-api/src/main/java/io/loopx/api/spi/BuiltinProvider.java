@@ -1,5 +1,6 @@
 package io.loopx.api.spi;
 
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -20,6 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
  * kill guarantee. Evolution: new methods are only added as default methods.
  */
 @FunctionalInterface
+@API(status = API.Status.STABLE, since = "0.1")
 public interface BuiltinProvider {
 
   /**

@@ -1,6 +1,7 @@
 package io.loopx.api.spi;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * Where a provider (and every capability it provides) comes from: compiled into the host as a
@@ -9,6 +10,7 @@ import java.util.Locale;
  * <p>Used by LoopX read models; hosts and extension authors only read it. Immutable and
  * thread-safe; no method returns null.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum Origin {
   /** Registered in process by a {@link BuiltinContribution} of the host. */
   BUILTIN,

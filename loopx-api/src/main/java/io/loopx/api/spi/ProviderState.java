@@ -1,6 +1,7 @@
 package io.loopx.api.spi;
 
 import io.loopx.api.InvalidValueException;
+import org.apiguardian.api.API;
 
 /**
  * A provider's lifecycle flags as the catalog reports them ({@code provider_state}).
@@ -17,6 +18,7 @@ import io.loopx.api.InvalidValueException;
  * @param enabled the provider is enabled
  * @param ready the provider may dispatch: enabled and, for extensions, doctor proof fresh
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ProviderState(boolean declared, boolean installed, boolean enabled, boolean ready) {
   /** The state of every built-in provider: all flags true. */
   public static final ProviderState BUILTIN = new ProviderState(true, true, true, true);

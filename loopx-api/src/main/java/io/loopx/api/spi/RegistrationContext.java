@@ -3,6 +3,7 @@ package io.loopx.api.spi;
 import io.loopx.api.CapabilityId;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.manifest.ProvidedCapability;
+import org.apiguardian.api.API;
 
 /**
  * The provider-bound, write-only surface through which one {@link BuiltinContribution} registers
@@ -29,6 +30,7 @@ import io.loopx.api.manifest.ProvidedCapability;
  * <p><b>Thread safety:</b> writes are serialised internally, but a contribution should register
  * from the thread that called {@code register}. <b>Nulls:</b> no argument may be null.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface RegistrationContext {
 
   /**

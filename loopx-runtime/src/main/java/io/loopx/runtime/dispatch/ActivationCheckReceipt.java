@@ -6,6 +6,7 @@ import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -21,6 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param revision the active revision
  * @param requiredPermissions the permissions the operation needs, sorted
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ActivationCheckReceipt(
     ExtensionId extensionId,
     String providerVersion,

@@ -9,6 +9,7 @@ import io.loopx.runtime.Receipt;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunStatus;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -23,8 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  * @param providerId the provider that was resolved (an extension id or a built-in provider id)
  * @param revision the provider's revision bound into the envelope
  * @param dryRun whether this was a preview
- * @param outcome what the provider did (for a preview: {@link ProviderOutcome#preview()})
+ * @param outcome what the provider did (for a preview: status {@code READY}, nothing else)
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record DispatchReceipt(
     CapabilityId capabilityId,
     ProtocolId protocol,

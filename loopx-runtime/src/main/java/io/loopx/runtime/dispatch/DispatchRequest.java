@@ -9,6 +9,7 @@ import io.loopx.api.ProviderId;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -27,6 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param extraArgs host-configured provider arguments appended after the manifest's {@code args}
  *     (at most 32, each at most 1,024 characters, no NUL)
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record DispatchRequest(
     CapabilityId capabilityId,
     ProtocolId protocol,

@@ -2,6 +2,7 @@ package io.loopx.runtime.dispatch;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The host's domain policy: decides whether an effectful action may be dispatched, after resolution
@@ -12,6 +13,7 @@ import java.util.Optional;
  * until the host says so.
  */
 @FunctionalInterface
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public interface DomainPolicy {
 
   /** Returns the decision for {@code request}. */

@@ -5,6 +5,7 @@ import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -21,6 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param doctor the candidate's doctor packet
  * @param rollbackAvailable whether a rollback revision is (or would be) recorded
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ActivationReceipt(
     String operation,
     boolean dryRun,

@@ -2,6 +2,7 @@ package io.loopx.runtime.lifecycle;
 
 import io.loopx.runtime.Receipt;
 import java.util.List;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -14,6 +15,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param execute whether the probes were executed
  * @param packets the packets of the enabled extensions, by id
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record DoctorBatchReceipt(boolean execute, List<DoctorReceipt> packets) implements Receipt {
   /** The receipt schema version. */
   public static final String SCHEMA_VERSION = "loopx_extension_doctor_batch_v0";

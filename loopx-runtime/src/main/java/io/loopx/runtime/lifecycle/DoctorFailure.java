@@ -1,8 +1,10 @@
 package io.loopx.runtime.lifecycle;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** Why a doctor status is not ready, where docs/contract/doctor.md names a {@code failure_kind}. */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum DoctorFailure {
   /** {@code doctor_args} is empty. */
   DOCTOR_NOT_CONFIGURED,

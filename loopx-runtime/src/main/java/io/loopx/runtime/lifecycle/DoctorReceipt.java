@@ -4,6 +4,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Receipt;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -20,6 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param probedEntrypointIdentity the identity resolved before probing (also in a preview)
  * @param failure the failure kind, where the doctor ladder names one (docs/contract/doctor.md)
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record DoctorReceipt(
     ExtensionId extensionId,
     String version,

@@ -1,8 +1,10 @@
 package io.loopx.runtime.lifecycle;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** The doctor ladder, in order of precedence (docs/contract/doctor.md). */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum DoctorStatus {
   /** Doctor of a disabled extension: nothing probed. */
   DISABLED,

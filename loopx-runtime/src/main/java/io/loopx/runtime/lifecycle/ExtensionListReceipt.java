@@ -6,6 +6,7 @@ import io.loopx.runtime.Receipt;
 import io.loopx.runtime.state.ActivationState;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -16,6 +17,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * @param extensions one row per installed extension, sorted by id
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ExtensionListReceipt(List<Row> extensions) implements Receipt {
 
   /**

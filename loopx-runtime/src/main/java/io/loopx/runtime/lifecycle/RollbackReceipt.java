@@ -4,6 +4,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -18,6 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param enabled the enabled bit after the command (in a preview: the current value)
  * @param doctor the target's doctor packet
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record RollbackReceipt(
     boolean dryRun,
     boolean changed,

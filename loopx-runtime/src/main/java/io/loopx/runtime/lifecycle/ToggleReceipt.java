@@ -5,6 +5,7 @@ import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -20,6 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param activeRevision the active revision
  * @param doctor the doctor packet of an enable
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ToggleReceipt(
     String operation,
     boolean dryRun,

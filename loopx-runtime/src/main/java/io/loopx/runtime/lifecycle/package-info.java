@@ -1,6 +1,6 @@
 /**
  * The lifecycle state machine: install, upgrade, enable, disable, rollback, doctor (one or all
- * enabled) and list. Decisions live in one pure function, {@link
- * io.loopx.runtime.internal.lifecycle.LifecyclePlanner#plan}; preview = plan without apply.
+ * enabled) and list. Decisions live in one pure function, {@code LifecyclePlanner.plan}; preview =
+ * plan without apply.
  */
 package io.loopx.runtime.lifecycle;

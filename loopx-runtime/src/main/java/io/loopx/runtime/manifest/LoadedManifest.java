@@ -6,6 +6,7 @@ import io.loopx.api.manifest.ManifestException;
 import io.loopx.runtime.internal.manifest.ManifestLoader;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * with where it came from. Only {@link #load} and {@link #parse} make one, so every instance passed
  * the loader's rules. Immutable and thread-safe.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class LoadedManifest {
   /** The largest manifest accepted, in bytes (256 KiB). */
   public static final int MAX_BYTES = ManifestLoader.MAX_MANIFEST_BYTES;

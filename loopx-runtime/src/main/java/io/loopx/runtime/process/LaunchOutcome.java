@@ -1,5 +1,7 @@
 package io.loopx.runtime.process;
 
+import org.apiguardian.api.API;
+
 /**
  * How a launch ended. The constants are declared in the first-match order of docs/contract/run.md:
  * when several facts hold for one run, the result carries the first that applies.
@@ -19,6 +21,7 @@ package io.loopx.runtime.process;
  * <p>Only {@code EXITED} carries an exit code; only {@code NOT_STARTED} carries a start-failure
  * reason.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public enum LaunchOutcome {
   /** The process could not be started (missing executable, bad working directory, ...). */
   NOT_STARTED,

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,6 +29,7 @@ import org.jspecify.annotations.Nullable;
  */
 // Arrays as components: the accessors copy and equals/hashCode/toString are overridden.
 @SuppressWarnings("ArrayRecordComponent")
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record LaunchRequest(
     List<String> argv,
     Map<String, String> environment,

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,6 +30,7 @@ import org.jspecify.annotations.Nullable;
  */
 // Arrays as components: the accessors copy and equals/hashCode/toString are overridden.
 @SuppressWarnings("ArrayRecordComponent")
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record LaunchResult(
     LaunchOutcome outcome,
     OptionalInt exitCode,

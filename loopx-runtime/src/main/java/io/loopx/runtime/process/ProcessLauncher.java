@@ -1,10 +1,12 @@
 package io.loopx.runtime.process;
 
+import org.apiguardian.api.API;
+
 /**
  * Starts one process with a fixed argv, environment and working directory, feeds it bounded stdin,
  * captures bounded stdout and stderr, and returns only when nothing of the process remains.
  *
- * <p>Implemented by LoopX ({@link OsProcessLauncher} for operating-system processes) and by the
+ * <p>Implemented by LoopX ({@code OsProcessLauncher} for operating-system processes) and by the
  * testkit (scripted processes). Hosts may supply their own implementation, for example one that
  * starts providers in a sandbox, as long as it keeps this contract:
  *
@@ -22,6 +24,7 @@ package io.loopx.runtime.process;
  * <p>Because hosts and the testkit implement it, this interface only grows through default methods.
  */
 @FunctionalInterface
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public interface ProcessLauncher {
 
   /**

@@ -3,6 +3,7 @@ package io.loopx.runtime.run;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -15,6 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param exitCode the provider's own exit status when it exited by itself
  * @param providerResult the provider's stdout object, when stdout was exactly one JSON object
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ProviderOutcome(
     RunStatus status,
     Optional<RunFailure> failure,

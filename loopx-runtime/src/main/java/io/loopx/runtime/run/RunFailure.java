@@ -1,8 +1,10 @@
 package io.loopx.runtime.run;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** The {@code failure_kind} of a {@link RunReceipt}, when the run failed for a named reason. */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum RunFailure {
   /** The provider process could not be started. */
   EXECUTION_FAILED,

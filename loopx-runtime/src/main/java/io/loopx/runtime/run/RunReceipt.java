@@ -8,6 +8,7 @@ import io.loopx.runtime.Receipt;
 import io.loopx.runtime.process.LaunchRequest;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -50,6 +51,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param outcome what the provider did (status {@link RunStatus#READY} exactly for a preview)
  * @param inputSchemaVersion the request's top-level {@code schema_version} when it is a string
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record RunReceipt(
     ExtensionId extensionId,
     String providerVersion,

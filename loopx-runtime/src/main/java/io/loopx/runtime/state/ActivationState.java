@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 
 /**
  * A consistent snapshot of the durable activation state ({@code loopx_extension_state_v0}): the
@@ -14,6 +15,7 @@ import java.util.TreeMap;
  *
  * @param extensions the installed extensions, keyed by id
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ActivationState(SortedMap<ExtensionId, ExtensionRecord> extensions) {
   /** The schema version of the state file. */
   public static final String SCHEMA_VERSION = "loopx_extension_state_v0";
@@ -39,8 +41,8 @@ public record ActivationState(SortedMap<ExtensionId, ExtensionRecord> extensions
   }
 
   /**
-   * Returns the record of {@code id}, or throws {@code NOT_INSTALLED} (``extension `<id>` is not
-   * installed``).
+   * Returns the record of {@code id}, or throws {@code NOT_INSTALLED} (message {@code extension
+   * `<id>` is not installed}).
    */
   public ExtensionRecord installed(ExtensionId id) {
     ExtensionRecord record = extensions.get(id);

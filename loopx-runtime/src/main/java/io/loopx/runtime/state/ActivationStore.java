@@ -2,13 +2,15 @@ package io.loopx.runtime.state;
 
 import io.loopx.api.LoopxException;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Durable activation state: consistent reads and locked compare-and-set writes.
  *
- * <p>Implemented by LoopX ({@link FileActivationStore}); a host may implement it for another
+ * <p>Implemented by LoopX ({@code FileActivationStore}); a host may implement it for another
  * backend (for example a database shared by a fleet of hosts). Implementations are thread-safe.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public interface ActivationStore {
 
   /**

@@ -3,6 +3,7 @@ package io.loopx.runtime.state;
 import io.loopx.api.ExtensionId;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A compare-and-set change of one state entry: the entry must still equal {@code expected} under
@@ -12,6 +13,7 @@ import java.util.Optional;
  * @param expected the entry as read before planning (empty = not installed)
  * @param replacement the entry to write (empty = remove)
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record EntryChange(
     ExtensionId id, Optional<ExtensionRecord> expected, Optional<ExtensionRecord> replacement) {
   /** Rejects nulls and records of another id. */

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * The activation state of one installed extension (an entry of {@code state.json}).
@@ -26,6 +27,7 @@ import java.util.regex.Pattern;
  * @param doctorVerifiedIdentities runtime identities verified by a successful probe, oldest first
  * @param revisions recorded revision snapshots, oldest first
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ExtensionRecord(
     ExtensionId id,
     boolean enabled,

@@ -5,6 +5,7 @@ import io.loopx.api.Revision;
 import io.loopx.api.manifest.ExtensionManifest;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * One recorded revision of an installed extension: the validated manifest snapshot, its revision
@@ -17,6 +18,7 @@ import java.util.Optional;
  * @param entrypointPath the absolute launcher path as found at install/upgrade (empty for {@code
  *     java_main} or runtime-less manifests)
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record RevisionSnapshot(
     Revision revision, ExtensionManifest manifest, Optional<String> entrypointPath) {
 

@@ -13,6 +13,7 @@ import io.loopx.api.envelope.ExecutionEnvelope;
 import io.loopx.runtime.internal.envelope.EnvelopeBinder;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -32,6 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param capabilityId the implemented capability to dispatch through, when the manifest implements
  *     more than one
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record EnvelopeBinding(
     ActionToken action,
     ObjectNode scope,

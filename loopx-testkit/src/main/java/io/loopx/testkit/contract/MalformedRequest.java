@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -17,6 +18,7 @@ import tools.jackson.databind.node.ObjectNode;
  * object with {@code "ok": false} on stdout. Those that LoopX itself refuses ({@link
  * #rejectedByLoopx()}, kind {@code request_invalid}) are sent to the provider directly as well.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public enum MalformedRequest {
   /** No bytes at all. */
   EMPTY(true),

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import org.apiguardian.api.API;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -65,6 +66,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Implemented (extended) by extension authors. New checks may be added in later versions; new
  * hooks only ever get defaults.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public abstract class ProviderContractTest {
   /** The default seed of the generated inputs. */
   public static final long DEFAULT_SEED = 0x5EED_C0DEL;

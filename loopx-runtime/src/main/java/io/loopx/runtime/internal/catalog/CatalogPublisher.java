@@ -16,6 +16,7 @@ import io.loopx.runtime.state.ExtensionRecord;
 import io.loopx.runtime.state.RevisionSnapshot;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -57,7 +58,7 @@ public final class CatalogPublisher {
   public RegistryGeneration current() {
     ActivationState state = store.read();
     Map<ExtensionId, Boolean> fresh = freshness.of(state);
-    Published last = published.get();
+    Published last = Objects.requireNonNull(published.get(), "published"); // never set to null
     if (last.state().equals(state) && last.fresh().equals(fresh)) {
       return last.generation();
     }

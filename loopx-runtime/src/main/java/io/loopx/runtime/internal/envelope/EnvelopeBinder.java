@@ -11,6 +11,7 @@ import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.envelope.ExecutionEnvelope;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -38,6 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Stateless and thread-safe. The inputs are never modified.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class EnvelopeBinder {
 
   private EnvelopeBinder() {}

@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -82,7 +83,7 @@ final class CodeSources {
     } catch (IOException e) {
       throw FileScan.ioFailed(directory, e);
     } catch (UncheckedIOException e) {
-      throw FileScan.ioFailed(directory, e.getCause());
+      throw FileScan.ioFailed(directory, Objects.requireNonNull(e.getCause(), "cause"));
     }
     ObjectNode record = JsonNodeFactory.instance.objectNode();
     record.put("schema_version", RuntimeIdentity.CLASS_DIRECTORY_SCHEMA_VERSION);

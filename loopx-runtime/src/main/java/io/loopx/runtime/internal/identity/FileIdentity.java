@@ -5,6 +5,7 @@ import io.loopx.api.json.CanonicalJson;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -32,6 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param size the number of content bytes
  * @param contentSha256 the SHA-256 of the content, 64 lowercase hex characters
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public record FileIdentity(boolean executable, long size, String contentSha256) {
   /** The {@code schema_version} of the hashed record. */
   public static final String SCHEMA_VERSION = "loopx_runtime_entrypoint_identity_v1";

@@ -18,11 +18,13 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * One streaming pass over a regular file: its {@link FileIdentity} and, optionally, its first bytes
  * (for the shebang), taken from the same read so both describe the same content.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class FileScan {
   private static final int BUFFER = 64 * 1024;
 

@@ -13,8 +13,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /** The code path of {@code java_main} children, built from the host's own class and module path. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class HostCodePath {
   private HostCodePath() {}
 

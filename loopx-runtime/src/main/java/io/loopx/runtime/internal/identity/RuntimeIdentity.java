@@ -4,6 +4,7 @@ import io.loopx.api.InvalidValueException;
 import io.loopx.api.json.CanonicalJson;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -53,6 +54,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * @param value 64 lowercase hex characters
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public record RuntimeIdentity(String value) implements Comparable<RuntimeIdentity> {
   /** The {@code schema_version} of identity records. */
   public static final String SCHEMA_VERSION = "loopx_runtime_identity_v1";

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of resolving an extension runtime: {@link Resolved} with its launch command prefix
@@ -11,6 +12,7 @@ import java.util.Optional;
  * entrypoint_missing}). Real I/O failures are not outcomes: they throw a {@link
  * io.loopx.api.LoopxException} of kind {@code IO_FAILED}.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public sealed interface RuntimeResolution {
 
   /**

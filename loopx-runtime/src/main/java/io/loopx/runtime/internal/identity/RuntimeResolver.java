@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -43,6 +44,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Immutable and thread-safe. See {@link RuntimeIdentity} for the identity records.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class RuntimeResolver {
   private final RuntimeEnvironment environment;
 

@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -35,6 +36,7 @@ import tools.jackson.databind.JsonNode;
  * <p>Files are read through {@link Files}, so any {@link java.nio.file.FileSystem} works.
  * Stateless: immutable and safe to share between threads.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class ManifestLoader {
   /** The largest manifest accepted, in bytes (256 KiB). */
   public static final int MAX_MANIFEST_BYTES = 256 * 1024;

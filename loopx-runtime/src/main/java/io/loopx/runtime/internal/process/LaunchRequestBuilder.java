@@ -8,12 +8,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A mutable, single-thread builder of {@link LaunchRequest}. Defaults: empty environment, the
  * host's working directory, empty stdin, {@link LaunchRequest#DEFAULT_TIMEOUT}, {@link
  * LaunchRequest#DEFAULT_OUTPUT_LIMIT} for both streams. Validation happens in {@link #build()}.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class LaunchRequestBuilder {
   private final List<String> argv;
   private Map<String, String> environment = Map.of();

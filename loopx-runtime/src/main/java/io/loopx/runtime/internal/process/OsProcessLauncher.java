@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * The production {@link ProcessLauncher}: runs operating-system processes on Linux, each in its own
@@ -82,6 +83,7 @@ import java.util.Set;
  * <p>Interrupts do not cut a launch short (it is bounded by the timeout); the interrupt status is
  * restored when the call returns.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class OsProcessLauncher implements ProcessLauncher {
 
   /** The default SIGTERM-to-SIGKILL grace: 1 second (docs/contract/run.md). */

@@ -9,6 +9,7 @@ import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
+import org.apiguardian.api.API;
 
 /**
  * The execute-time check of a provider call (docs/threat-model.md, P3): read the state once more,
@@ -17,6 +18,7 @@ import io.loopx.runtime.state.ExtensionRecord;
  * covers the runtime identity about to be launched. A disable, upgrade or rollback that commits
  * before this read always wins.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class ExecuteTimeCheck {
   private ExecuteTimeCheck() {}
 

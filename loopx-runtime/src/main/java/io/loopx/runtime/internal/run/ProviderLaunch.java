@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Starts providers: builds the fixed launch (argv from the resolved runtime and the manifest; the
@@ -24,6 +25,7 @@ import java.util.Map;
  * {@link ProcessLauncher}. Shared by the doctor probe, the standalone run and capability dispatch.
  * Thread-safe (immutable).
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class ProviderLaunch {
   private final ProcessLauncher launcher;
   private final Map<String, String> hostEnvironment;

@@ -14,6 +14,7 @@ import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.run.RunStatus;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -21,6 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Classifies what a provider did (docs/contract/run.md) into a {@link ProviderOutcome}, and builds
  * the run receipts of the standalone run. Pure.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class ProviderOutcomes {
   private ProviderOutcomes() {}
 

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -25,6 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Immutable: {@link #body()} and {@link #providerInput()} return copies.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class RunRequest {
   /** The largest accepted request: 1,000,000 bytes. */
   public static final int MAX_BYTES = 1_000_000;

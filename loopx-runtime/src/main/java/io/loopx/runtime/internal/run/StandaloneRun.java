@@ -17,6 +17,7 @@ import io.loopx.runtime.state.ExtensionRecord;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * The managed run of a standalone extension (docs/contract/run.md), behind {@code Loopx.run}.
@@ -28,6 +29,7 @@ import java.util.Set;
  * then starts exactly the runtime that was resolved and identified in the freshness check: the only
  * gap left is the unavoidable one between hashing the files and the kernel's exec.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class StandaloneRun {
   private final ActivationStore store;
   private final Freshness freshness;

@@ -8,11 +8,13 @@ import io.loopx.runtime.state.RevisionSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The lifecycle's transitions of an {@link ExtensionRecord} (docs/contract/state.md): install,
  * upgrade, enable/disable, proof record and revoke, rollback, and the history bound. Pure.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class ExtensionRecords {
   private ExtensionRecords() {}
 

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 
 /**
  * The file-backed {@link ActivationStore} for {@code <runtime-root>/extensions/state.json}.
@@ -42,6 +43,7 @@ import java.util.function.Consumer;
  * <p>Thread-safe, and immutable apart from that cache; works on any {@link
  * java.nio.file.FileSystem} (on Jimfs, OS locks exclude nothing and directory fsync is skipped).
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class FileActivationStore implements ActivationStore {
   /** The bounded wait for the state lock. */
   public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(5);
@@ -111,7 +113,7 @@ public final class FileActivationStore implements ActivationStore {
   }
 
   private ActivationState decode(byte[] bytes) {
-    Decoded last = lastDecoded.get();
+    Decoded last = Objects.requireNonNull(lastDecoded.get(), "lastDecoded"); // never set to null
     if (last != Decoded.NONE && Arrays.equals(last.bytes(), bytes)) {
       return last.state();
     }
@@ -127,7 +129,7 @@ public final class FileActivationStore implements ActivationStore {
       return read();
     }
     try {
-      StateFiles.createPrivateDirectories(stateFile.getParent());
+      StateFiles.createPrivateDirectories(stateDirectory());
     } catch (IOException e) {
       throw new LoopxException(
           ErrorKind.IO_FAILED, "cannot create the state directory " + stateFile.getParent(), e);
@@ -149,8 +151,13 @@ public final class FileActivationStore implements ActivationStore {
     }
   }
 
+  /** The directory of the state file: an absolute file path always has one. */
+  private Path stateDirectory() {
+    return Objects.requireNonNull(stateFile.getParent(), "state directory");
+  }
+
   private void write(byte[] bytes) {
-    Path dir = stateFile.getParent();
+    Path dir = stateDirectory();
     removeLeftoverTemps(dir);
     Path temp = dir.resolve(TEMP_PREFIX + HexFormat.of().formatHex(randomBytes()));
     try {

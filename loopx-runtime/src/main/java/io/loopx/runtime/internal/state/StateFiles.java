@@ -16,6 +16,7 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /** File-system helpers of the state store: type checks, private modes, fsync (package-private). */
@@ -95,8 +96,10 @@ final class StateFiles {
     }
     List<Path> synced = new ArrayList<>();
     for (Path created : missing) {
-      syncDirectory(created.getParent());
-      synced.add(created.getParent());
+      // only paths with a parent were collected above
+      Path parent = Objects.requireNonNull(created.getParent(), "parent");
+      syncDirectory(parent);
+      synced.add(parent);
     }
     return List.copyOf(synced);
   }

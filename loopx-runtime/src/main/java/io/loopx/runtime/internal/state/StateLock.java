@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The exclusive lock of a state file: an in-JVM lock keyed by path (an OS file lock is per process)
@@ -83,7 +84,7 @@ final class StateLock implements AutoCloseable {
     }
   }
 
-  private static FileLock tryLock(FileChannel channel) throws IOException {
+  private static @Nullable FileLock tryLock(FileChannel channel) throws IOException {
     try {
       return channel.tryLock();
     } catch (OverlappingFileLockException e) {
@@ -101,7 +102,7 @@ final class StateLock implements AutoCloseable {
         ErrorKind.STATE_LOCKED, "extension runtime state is locked by another process");
   }
 
-  private static void closeQuietly(FileChannel channel) {
+  private static void closeQuietly(@Nullable FileChannel channel) {
     if (channel != null) {
       try {
         channel.close();
