@@ -1,5 +1,7 @@
 package io.loopx.runtime.process;
 
+import java.util.Optional;
+
 /**
  * Starts one process with a fixed argv, environment and working directory, feeds it bounded stdin,
  * captures bounded stdout and stderr, and returns only when nothing of the process remains.
@@ -31,4 +33,13 @@ public interface ProcessLauncher {
    * @return the outcome, the captured bytes and the wall-clock duration
    */
   LaunchResult launch(LaunchRequest request);
+
+  /**
+   * Returns how this launcher contains a provider's processes, as reported in receipts ({@code
+   * containment}); empty (the default, and {@code null} in receipts) when the launcher does not
+   * say.
+   */
+  default Optional<Containment> containment() {
+    return Optional.empty();
+  }
 }

@@ -1,6 +1,7 @@
 package io.loopx.runtime.internal.process;
 
 import io.loopx.api.InvalidValueException;
+import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
@@ -104,16 +105,30 @@ public final class OsProcessLauncher implements ProcessLauncher {
   private static final List<String> TOOL_DIRECTORIES =
       List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin");
 
+  /**
+   * The default most tasks (processes and threads) one call may have at once where a cgroup
+   * contains it: 512. Enough for a JVM provider (a few dozen threads) and its children; small
+   * enough that a fork bomb stops long before the machine's pid space is exhausted.
+   */
+  public static final int DEFAULT_PIDS_LIMIT = 512;
+
+  /** The largest accepted pids limit: Linux's largest {@code pid_max}. */
+  public static final int MAX_PIDS_LIMIT = 4_194_304;
+
   private final Duration terminationGrace;
   private final Duration drainTimeout;
   private final Optional<Path> setsidCommand;
   private final Optional<Path> killCommand;
+  private final Enclosure enclosure;
+  private final int pidsLimit;
 
   private OsProcessLauncher(Builder builder) {
     this.terminationGrace = builder.terminationGrace;
     this.drainTimeout = builder.drainTimeout;
     this.setsidCommand = builder.setsidCommand;
     this.killCommand = builder.killCommand;
+    this.enclosure = builder.enclosure.orElseGet(Cgroups::system);
+    this.pidsLimit = builder.pidsLimit;
   }
 
   /** Returns a launcher with the default grace and drain timeout. */
@@ -134,6 +149,17 @@ public final class OsProcessLauncher implements ProcessLauncher {
   /** Returns the bound for joining the drain threads after termination. */
   public Duration drainTimeout() {
     return drainTimeout;
+  }
+
+  /** Returns the most tasks one call may have at once where a cgroup with pids contains it. */
+  public int pidsLimit() {
+    return pidsLimit;
+  }
+
+  /** Returns how this launcher contains every call: chosen once per JVM (see the class doc). */
+  @Override
+  public Optional<Containment> containment() {
+    return Optional.of(enclosure.kind());
   }
 
   @Override
@@ -179,22 +205,42 @@ public final class OsProcessLauncher implements ProcessLauncher {
     if (unencodable.isPresent()) {
       return notStarted(unencodable.get(), started);
     }
-    ProcessBuilder builder = new ProcessBuilder(command);
+    Optional<CallCgroup> cgroup;
+    try {
+      cgroup = enclosure.open(pidsLimit);
+    } catch (IOException | RuntimeException e) {
+      return notStarted(
+          "cannot create the call's cgroup (" + enclosure.kind().wireName() + "): " + e, started);
+    }
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            cgroup.isPresent() ? cgroup.get().command(command, request.environment()) : command);
     builder.environment().clear();
-    builder.environment().putAll(request.environment());
+    builder
+        .environment()
+        .putAll(
+            cgroup.isPresent()
+                ? cgroup.get().processEnvironment(request.environment())
+                : request.environment());
     if (request.workingDirectory().isPresent()) {
       builder.directory(directory.toFile());
     }
     Process process;
     try {
-      process = builder.start();
+      process = cgroup.isPresent() ? cgroup.get().start(builder) : builder.start();
     } catch (IOException | RuntimeException e) {
+      cgroup.ifPresent(CallCgroup::remove);
       return notStarted("cannot start `" + program + "`: " + e.getMessage(), started);
     }
-    return supervise(process, request, started);
+    try {
+      return supervise(process, request, started, cgroup);
+    } finally {
+      cgroup.ifPresent(CallCgroup::remove);
+    }
   }
 
-  private LaunchResult supervise(Process process, LaunchRequest request, long started) {
+  private LaunchResult supervise(
+      Process process, LaunchRequest request, long started, Optional<CallCgroup> cgroup) {
     RunSignals signals = new RunSignals();
     StreamDrain stdout =
         new StreamDrain(process.getInputStream(), request.stdoutLimit(), signals::overLimit);
@@ -219,7 +265,11 @@ public final class OsProcessLauncher implements ProcessLauncher {
             }));
 
     RunSignals.Stop stop = signals.await(started, saturatedNanos(request.timeout()));
-    new ProcessGroup(process, killCommand).terminate(terminationGrace, started);
+    if (cgroup.isPresent()) {
+      cgroup.get().terminate(process, terminationGrace, stop != RunSignals.Stop.EXITED);
+    } else {
+      new ProcessGroup(process, killCommand).terminate(terminationGrace, started);
+    }
 
     long joinStart = System.nanoTime();
     for (RunnerTasks.Task task : tasks) {
@@ -320,7 +370,8 @@ public final class OsProcessLauncher implements ProcessLauncher {
     return Optional.empty();
   }
 
-  private static Optional<Path> findTool(String name) {
+  /** Finds {@code name} in the usual tool directories, then on the JVM's PATH. */
+  static Optional<Path> findTool(String name) {
     List<String> directories = new ArrayList<>(TOOL_DIRECTORIES);
     String path = System.getenv("PATH");
     if (path != null) {
@@ -351,6 +402,10 @@ public final class OsProcessLauncher implements ProcessLauncher {
         + setsidCommand.map(Path::toString).orElse("missing")
         + ", kill="
         + killCommand.map(Path::toString).orElse("missing")
+        + ", containment="
+        + enclosure.kind().wireName()
+        + ", pidsLimit="
+        + pidsLimit
         + "]";
   }
 
@@ -360,8 +415,33 @@ public final class OsProcessLauncher implements ProcessLauncher {
     private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
     private Optional<Path> setsidCommand = findTool("setsid");
     private Optional<Path> killCommand = findTool("kill");
+    private Optional<Enclosure> enclosure = Optional.empty();
+    private int pidsLimit = DEFAULT_PIDS_LIMIT;
 
     private Builder() {}
+
+    /**
+     * Sets the most tasks (processes and threads) one call may have at once (1..{@link
+     * #MAX_PIDS_LIMIT}) where a cgroup with a {@code pids} controller contains it; a fork past it
+     * fails in the provider. Default {@link #DEFAULT_PIDS_LIMIT}. Without such a cgroup there is no
+     * limit.
+     *
+     * @throws InvalidValueException when out of range
+     */
+    public Builder pidsLimit(int limit) {
+      if (limit < 1 || limit > MAX_PIDS_LIMIT) {
+        throw new InvalidValueException(
+            "pids limit", Integer.toString(limit), "must be 1.." + MAX_PIDS_LIMIT);
+      }
+      this.pidsLimit = limit;
+      return this;
+    }
+
+    /** Test seam: the containment mechanism instead of the one chosen for this JVM. */
+    Builder enclosure(Enclosure enclosure) {
+      this.enclosure = Optional.of(enclosure);
+      return this;
+    }
 
     /**
      * Sets the SIGTERM-to-SIGKILL grace (0..1 minute). Default {@link #DEFAULT_TERMINATION_GRACE};
