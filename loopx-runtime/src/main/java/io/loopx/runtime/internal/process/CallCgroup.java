@@ -324,8 +324,8 @@ abstract sealed class CallCgroup permits CallCgroup.V1, CallCgroup.V2 {
   /**
    * A call cgroup v2. The child joins through a trampoline, a POSIX shell that writes its own pid
    * to {@code cgroup.procs} and then execs {@code env -i -- NAME=VALUE... PROGRAM ARGS...}: the
-   * provider gets exactly the request's argv and environment (the shell's own variables are
-   * dropped by {@code env -i}), while the values travel in the shell's environment as {@code
+   * provider gets exactly the request's argv and environment (the shell's own variables are dropped
+   * by {@code env -i}), while the values travel in the shell's environment as {@code
    * LOOPX_ENV_<n>=NAME=VALUE}, never on a command line that other users could read.
    */
   static final class V2 extends CallCgroup {

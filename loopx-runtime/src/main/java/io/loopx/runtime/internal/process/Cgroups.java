@@ -170,10 +170,7 @@ final class Cgroups {
       }
       mounts.add(
           new Mount(
-              unescape(before[3]),
-              unescape(before[4]),
-              after[0],
-              List.of(after[2].split(","))));
+              unescape(before[3]), unescape(before[4]), after[0], List.of(after[2].split(","))));
     }
     return mounts;
   }

@@ -39,8 +39,8 @@ sealed interface Enclosure {
   }
 
   /**
-   * Call cgroups under the JVM's own cgroup v2 {@code own}; {@code limitsPids} when the {@code pids}
-   * controller is enabled for them.
+   * Call cgroups under the JVM's own cgroup v2 {@code own}; {@code limitsPids} when the {@code
+   * pids} controller is enabled for them.
    */
   record CgroupV2(Path own, boolean limitsPids, Tools tools) implements Enclosure {
     @Override

@@ -164,13 +164,13 @@ final class ProcessGroup {
    * Terminates everything left. The kernel, not a {@code /proc} snapshot, decides whether the group
    * is empty: {@code kill -TERM -- -ID} is sent to the whole group (atomic against fork for every
    * member, also one that keeps changing its pid) and to the group of every session member that
-   * moved to another group; when it reached nobody and the leader is gone, nothing is left. Else, up
-   * to {@code grace} for SIGTERM to take effect, then {@code kill -KILL -- -ID} (always sent once
-   * after a SIGTERM reached someone: a snapshot that shows nothing may have missed a pid hopper),
-   * repeated until the kernel reports the group empty, or until every member was sent SIGKILL and
-   * {@code /proc} shows none alive (zombies whose reaper does not reap them keep a group "present"
-   * for {@code kill} without running), or a safety bound passes. {@code startNanos} ({@link
-   * System#nanoTime()}) is no later than the leader's start.
+   * moved to another group; when it reached nobody and the leader is gone, nothing is left. Else,
+   * up to {@code grace} for SIGTERM to take effect, then {@code kill -KILL -- -ID} (always sent
+   * once after a SIGTERM reached someone: a snapshot that shows nothing may have missed a pid
+   * hopper), repeated until the kernel reports the group empty, or until every member was sent
+   * SIGKILL and {@code /proc} shows none alive (zombies whose reaper does not reap them keep a
+   * group "present" for {@code kill} without running), or a safety bound passes. {@code startNanos}
+   * ({@link System#nanoTime()}) is no later than the leader's start.
    *
    * <p>Without the {@code kill} command, members found in {@code /proc} are signalled one by one
    * (not atomic: the limit of this fallback of the fallback).
