@@ -5,6 +5,7 @@ import io.loopx.api.InvalidValueException;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
+import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchRequest;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>JSON keys, always all present ({@code null} where they do not apply): {@code ok,
  * schema_version, operation ("run"), extension_id, provider_version, revision, protocol, dry_run,
- * executed, status, failure_kind, exit_code, provider_result, input_schema_version}.
+ * executed, status, failure_kind, exit_code, provider_result, input_schema_version, containment}.
  *
  * <p>An executed run is classified by {@link #executed}, first match wins:
  *
@@ -55,6 +56,9 @@ import tools.jackson.databind.node.ObjectNode;
  * @param exitCode the provider's own exit status, when it exited by itself
  * @param providerResult the provider's stdout object, when stdout was exactly one
  * @param inputSchemaVersion the request's top-level {@code schema_version} when it is a string
+ * @param containment how the provider's processes were contained ({@code containment}: {@code
+ *     cgroup_v2}, {@code cgroup_v1} or {@code process_group}); empty ({@code null}) for a preview
+ *     and when the host's {@link io.loopx.runtime.process.ProcessLauncher} does not say
  */
 public record RunReceipt(
     ExtensionId extensionId,
@@ -67,7 +71,8 @@ public record RunReceipt(
     Optional<RunFailure> failureKind,
     OptionalInt exitCode,
     Optional<ObjectNode> providerResult,
-    Optional<String> inputSchemaVersion)
+    Optional<String> inputSchemaVersion,
+    Optional<Containment> containment)
     implements Receipt {
 
   /** The receipt schema. */
@@ -97,6 +102,7 @@ public record RunReceipt(
     providerResult =
         Objects.requireNonNull(providerResult, "providerResult").map(o -> o.deepCopy());
     Objects.requireNonNull(inputSchemaVersion, "inputSchemaVersion");
+    Objects.requireNonNull(containment, "containment");
     if (executed == dryRun) {
       throw new InvalidValueException(
           "run receipt", extensionId.value(), "is either a preview or executed");
@@ -105,9 +111,15 @@ public record RunReceipt(
       throw new InvalidValueException(
           "run receipt status", status.wireName(), "is `ready` exactly for a preview");
     }
-    if (dryRun && (failureKind.isPresent() || exitCode.isPresent() || providerResult.isPresent())) {
+    if (dryRun
+        && (failureKind.isPresent()
+            || exitCode.isPresent()
+            || providerResult.isPresent()
+            || containment.isPresent())) {
       throw new InvalidValueException(
-          "run receipt", extensionId.value(), "a preview has no failure, exit code or result");
+          "run receipt",
+          extensionId.value(),
+          "a preview has no failure, exit code, result or containment");
     }
   }
 
@@ -151,6 +163,7 @@ public record RunReceipt(
     } else {
       o.putNull("input_schema_version");
     }
+    o.put("containment", containment.map(Containment::wireName).orElse(null));
     return o;
   }
 }

@@ -5,6 +5,7 @@ import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
@@ -105,17 +106,21 @@ public final class ProviderOutcomes {
         Optional.empty(),
         OptionalInt.empty(),
         Optional.empty(),
-        request.schemaVersion());
+        request.schemaVersion(),
+        Optional.empty());
   }
 
   /**
    * Classifies what the provider of {@code manifest} did with {@code request} (see the class
-   * documentation for the order).
+   * documentation for the order); {@code containment} is the launcher's.
    *
    * @throws InvalidValueException when {@code manifest} has no runtime
    */
   public static RunReceipt runExecuted(
-      ExtensionManifest manifest, RunRequest request, LaunchResult result) {
+      ExtensionManifest manifest,
+      RunRequest request,
+      LaunchResult result,
+      Optional<Containment> containment) {
     RuntimeSpec runtime = runtime(manifest);
     ProviderOutcome outcome = classify(result);
     return new RunReceipt(
@@ -129,7 +134,8 @@ public final class ProviderOutcomes {
         outcome.failure(),
         outcome.exitCode(),
         outcome.providerResult(),
-        request.schemaVersion());
+        request.schemaVersion(),
+        containment);
   }
 
   private static ProviderOutcome failed(

@@ -78,7 +78,8 @@ public final class StandaloneRun {
             .stdoutLimit(RunReceipt.OUTPUT_LIMIT)
             .stderrLimit(RunReceipt.OUTPUT_LIMIT)
             .build();
-    return ProviderOutcomes.runExecuted(manifest, request, providers.launch(launch));
+    return ProviderOutcomes.runExecuted(
+        manifest, request, providers.launch(launch), providers.containment());
   }
 
   private static String declared(ExtensionManifest manifest) {
