@@ -324,8 +324,8 @@ public final class Loopx {
     /**
      * Limits each provider call of the default launcher to {@code limit} tasks (processes and
      * threads) at once, where a cgroup with a {@code pids} controller contains the call (default
-     * 512); a fork past the limit fails inside the provider. No effect without such a cgroup or with
-     * a host {@link #processLauncher}.
+     * 512); a fork past the limit fails inside the provider. No effect without such a cgroup or
+     * with a host {@link #processLauncher}.
      *
      * @throws io.loopx.api.InvalidValueException when {@code limit} is not in 1..4,194,304
      */

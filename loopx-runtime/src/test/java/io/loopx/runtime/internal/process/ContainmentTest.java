@@ -16,8 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -169,6 +171,49 @@ class ContainmentTest {
     assertThat(result.exitedWithZero()).as(result.toString()).isTrue();
     List<Recorded> recorded = assertNothingSurvived(log, 1);
     assertThat(recorded.get(0).group()).isNotEqualTo(recorded.get(0).session());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("mechanisms")
+  void theProviderSeesExactlyTheRequestsEnvironmentArgvAndStdin(Enclosure mechanism)
+      throws IOException {
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put("PATH", "/usr/bin:/bin");
+    // Names and values a shell would drop, reset or re-quote on its way to an exec.
+    environment.put("a-b", "1");
+    environment.put("x.y", "two words");
+    environment.put("IFS", "zz");
+    environment.put("PPID", "77");
+    environment.put("OPTIND", "5");
+    environment.put("LOOPX_ENV_0", "not=shifted");
+    environment.put("NL", "line one\nline two $HOME `x` \"q\" 'q'");
+    Path env = OsProcessLauncher.findTool("env").orElseThrow();
+
+    LaunchResult printed =
+        launcher(mechanism)
+            .launch(
+                LaunchRequestBuilder.of(List.of(env.toString(), "-0"))
+                    .environment(environment)
+                    .build());
+    Path script = script("printf '%s\\0' \"$0\" \"$@\"", "cat");
+    LaunchResult echoed =
+        launcher(mechanism)
+            .launch(
+                LaunchRequestBuilder.of(List.of(script.toString(), "-i", "--", "A=B", "$1", ""))
+                    .environment(ENV)
+                    .stdin("stdin bytes\n".getBytes(UTF_8))
+                    .build());
+
+    Map<String, String> seen = new LinkedHashMap<>();
+    for (String entry : new String(printed.stdout(), UTF_8).split("\0")) {
+      int eq = entry.indexOf('=');
+      seen.put(entry.substring(0, eq), entry.substring(eq + 1));
+    }
+    assertThat(printed.exitedWithZero()).as(printed.toString()).isTrue();
+    assertThat(seen).isEqualTo(environment);
+    assertThat(echoed.exitedWithZero()).as(echoed.toString()).isTrue();
+    assertThat(new String(echoed.stdout(), UTF_8))
+        .isEqualTo(script + "\0-i\0--\0A=B\0$1\0\0stdin bytes\n");
   }
 
   // ------------------------------------------------------------------ cgroups only
