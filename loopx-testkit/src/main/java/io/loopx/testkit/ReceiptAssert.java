@@ -50,7 +50,8 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
           "entrypoint_identity",
           "probed_entrypoint_identity",
           "failure_kind",
-          "external_writes_performed");
+          "external_writes_performed",
+          "containment");
   private static final List<String> ACTIVATION =
       List.of(
           "ok",

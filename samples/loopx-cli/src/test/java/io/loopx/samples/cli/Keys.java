@@ -69,7 +69,8 @@ final class Keys {
           "entrypoint_identity",
           "probed_entrypoint_identity",
           "failure_kind",
-          "external_writes_performed");
+          "external_writes_performed",
+          "containment");
 
   static final List<String> BATCH =
       List.of(
@@ -141,7 +142,8 @@ final class Keys {
           "failure_kind",
           "exit_code",
           "provider_result",
-          "input_schema_version");
+          "input_schema_version",
+          "containment");
 
   static final List<String> DISPATCH =
       List.of(
@@ -157,7 +159,8 @@ final class Keys {
           "status",
           "failure_kind",
           "exit_code",
-          "provider_result");
+          "provider_result",
+          "containment");
 
   static final List<String> ENVELOPE =
       List.of("schema_version", "action", "scope", "extension", "request_digest");
