@@ -24,23 +24,32 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The production {@link ProcessLauncher}: runs operating-system processes on Linux, each in its own
- * process group, with bounded pipes, a timeout and whole-group termination. Immutable and
- * thread-safe; one instance can supervise many processes at once.
+ * The production {@link ProcessLauncher}: runs operating-system processes on Linux, each call
+ * contained so that nothing it starts outlives it, with bounded pipes, a timeout and whole-tree
+ * termination. Immutable and thread-safe; one instance can supervise many processes at once.
+ *
+ * <h2>Containment</h2>
+ *
+ * Chosen once per JVM ({@link #containment()}, docs/process.md): a cgroup per call where the JVM's
+ * own cgroup is writable ({@link CallCgroup}: cgroup v2 with {@code cgroup.kill}, or v1 {@code
+ * freezer} + {@code pids}; the child is inside before it can fork, so forks, pid changes, {@code
+ * setpgid} and {@code setsid} cannot leave it; a {@link Builder#pidsLimit pids limit} per call),
+ * else the provider's process group ({@link ProcessGroup}, signalled with {@code kill(-pgid)}).
  *
  * <h2>Process group</h2>
  *
  * Java cannot call {@code setpgid}/{@code setsid}, so the program is started as {@code setsid -w --
- * PROGRAM ARGS...} (util-linux). The JVM's child is never a group leader, so {@code setsid} calls
- * {@code setsid(2)} and execs the program in place: the provider's pid is its process-group id and
- * session id, and everything it forks stays in that group unless it leaves on purpose. That lets
- * LoopX signal the provider and all its descendants at once, and find leftovers afterwards.
+ * PROGRAM ARGS...} (util-linux), also inside a cgroup. The JVM's child is never a group leader, so
+ * {@code setsid} calls {@code setsid(2)} and execs the program in place: the provider's pid is its
+ * process-group id and session id, and everything it forks stays in that group unless it leaves on
+ * purpose.
  *
- * <p>Limits: a descendant that calls {@code setsid} itself (or double-forks and then does so) is in
- * another session and group and escapes termination; a descendant that only changes its group with
- * {@code setpgid} stays in the session and is still found. An escaped process that keeps a pipe
- * open can also keep one of this launcher's drain tasks running after the call (the call itself
- * still returns within its bounds, see below).
+ * <p>Limits of the process-group fallback: a descendant that calls {@code setsid} itself (or
+ * double-forks and then does so) is in another session and group and escapes termination; a
+ * descendant that only changes its group with {@code setpgid} stays in the session, is found by a
+ * {@code /proc} scan and its group is signalled too. An escaped process that keeps a pipe open can
+ * also keep one of this launcher's drain tasks running after the call (the call itself still
+ * returns within its bounds, see below).
  *
  * <h2>Run</h2>
  *
@@ -58,21 +67,21 @@ import java.util.Set;
  *   <li>Stdout and stderr are drained concurrently by two tasks, keeping at most limit+1 bytes
  *       each; the first crossing of a cap stops the run.
  *   <li>The run stops when the leader exits, a cap is crossed, or the timeout passes. Then the
- *       group is terminated: after a timeout or a crossed cap, SIGTERM to the whole group, the
- *       termination grace (default 1 s), then SIGKILL; after the leader exited by itself, the same
- *       for whatever is left in the group (nothing is signalled when nothing is left).
+ *       cgroup or group is terminated: after a timeout or a crossed cap, SIGTERM to every member,
+ *       the termination grace (default 1 s), then SIGKILL; after the leader exited by itself, the
+ *       same for whatever is left (nothing is signalled when the kernel shows nothing left). A
+ *       call's cgroup is then removed.
  *   <li>The drain, stdin and exit tasks are joined within the drain timeout (default 1 s) and the
  *       pipes are closed. The result is classified in {@link LaunchOutcome}'s order.
  * </ol>
  *
  * <h2>Signalling</h2>
  *
- * The whole group is signalled with the {@code kill} command ({@code kill -TERM -- -PGID}, then
- * {@code -KILL}), which the kernel applies atomically to every member. Members are found by reading
- * {@code /proc/PID/stat} (process group and session; zombies ignored); members of the session
- * outside the group, and every member when {@code kill} cannot run, are signalled through {@link
- * ProcessHandle}, which never hits a recycled pid. Termination waits until {@code /proc} shows no
- * live member, re-sending SIGKILL for a bounded time.
+ * In a cgroup: SIGTERM to every member, then the cgroup's atomic kill until it is empty. In the
+ * process group: {@code kill -TERM -- -PGID}, then {@code -KILL}, which the kernel applies
+ * atomically to every member and whose answer (no process reached) decides that the group is
+ * empty; members found in {@code /proc} outside the group are signalled as groups and through
+ * {@link ProcessHandle}, which never hits a recycled pid.
  *
  * <h2>Encoding</h2>
  *
