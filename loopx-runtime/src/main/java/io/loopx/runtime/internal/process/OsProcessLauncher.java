@@ -79,9 +79,9 @@ import java.util.Set;
  *
  * In a cgroup: SIGTERM to every member, then the cgroup's atomic kill until it is empty. In the
  * process group: {@code kill -TERM -- -PGID}, then {@code -KILL}, which the kernel applies
- * atomically to every member and whose answer (no process reached) decides that the group is
- * empty; members found in {@code /proc} outside the group are signalled as groups and through
- * {@link ProcessHandle}, which never hits a recycled pid.
+ * atomically to every member and whose answer (no process reached) decides that the group is empty;
+ * members found in {@code /proc} outside the group are signalled as groups and through {@link
+ * ProcessHandle}, which never hits a recycled pid.
  *
  * <h2>Encoding</h2>
  *
