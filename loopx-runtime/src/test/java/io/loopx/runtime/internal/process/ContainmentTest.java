@@ -266,6 +266,25 @@ class ContainmentTest {
     assertNothingSurvived(log, 1);
   }
 
+  @Test
+  void aCallWhoseCgroupCannotBeCreatedDoesNotStartAndLeavesNothing() throws IOException {
+    // Plain directories, not a cgroup file system: the call's pids.max cannot be written.
+    Path freezer = Files.createDirectory(dir.resolve("freezer"));
+    Path pids = Files.createDirectory(dir.resolve("pids"));
+    Path marker = dir.resolve("ran");
+    Path script = script("echo ran > \"$1\"");
+
+    LaunchResult result =
+        launcher(new Enclosure.CgroupV1(freezer, pids)).launch(request(script, marker).build());
+
+    assertThat(result.outcome()).isEqualTo(LaunchOutcome.NOT_STARTED);
+    assertThat(result.startFailure().orElseThrow()).contains("cgroup_v1");
+    assertThat(Files.size(marker)).as("the provider never ran").isZero();
+    try (Stream<Path> left = Stream.concat(Files.list(freezer), Files.list(pids))) {
+      assertThat(left).as("directories left").isEmpty();
+    }
+  }
+
   // ------------------------------------------------------------------ the runtime's choice
 
   @Test
