@@ -92,7 +92,11 @@ public final class Loopx {
     this.bundled = Map.copyOf(b.bundled);
     RuntimeResolver resolver = RuntimeResolver.of(b.runtimeEnvironment);
     Freshness freshness = new Freshness(resolver, fileSystem);
-    ProviderLaunch providers = new ProviderLaunch(b.launcher, b.hostEnvironment);
+    ProviderLaunch providers =
+        new ProviderLaunch(
+            b.launcher.orElseGet(
+                () -> OsProcessLauncher.builder().pidsLimit(b.providerPidsLimit).build()),
+            b.hostEnvironment);
     this.catalog = new CatalogPublisher(store, freshness, VERSION, b.builtins);
     this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog);
     this.standaloneRun = new StandaloneRun(store, freshness, providers);
@@ -261,7 +265,8 @@ public final class Loopx {
     private Optional<ActivationStore> store = Optional.empty();
     private Optional<Path> stateFile = Optional.empty();
     private final List<BuiltinContribution> builtins = new ArrayList<>();
-    private ProcessLauncher launcher = OsProcessLauncher.create();
+    private Optional<ProcessLauncher> launcher = Optional.empty();
+    private int providerPidsLimit = OsProcessLauncher.DEFAULT_PIDS_LIMIT;
     private RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
     private Map<String, String> hostEnvironment = System.getenv();
     private final Map<String, byte[]> bundled = new LinkedHashMap<>();
@@ -300,9 +305,27 @@ public final class Loopx {
       return this;
     }
 
-    /** Uses {@code launcher} to start providers (default: OS processes in their own group). */
+    /**
+     * Uses {@code launcher} to start providers. Default: operating-system processes, each call in a
+     * cgroup of its own where the JVM's cgroup is writable, else in its own process group
+     * (docs/process.md).
+     */
     public Builder processLauncher(ProcessLauncher launcher) {
-      this.launcher = Objects.requireNonNull(launcher, "launcher");
+      this.launcher = Optional.of(Objects.requireNonNull(launcher, "launcher"));
+      return this;
+    }
+
+    /**
+     * Limits each provider call of the default launcher to {@code limit} tasks (processes and
+     * threads) at once, where a cgroup with a {@code pids} controller contains the call (default
+     * 512); a fork past the limit fails inside the provider. No effect without such a cgroup or
+     * with a host {@link #processLauncher}.
+     *
+     * @throws io.loopx.api.InvalidValueException when {@code limit} is not in 1..4,194,304
+     */
+    public Builder providerPidsLimit(int limit) {
+      OsProcessLauncher.builder().pidsLimit(limit);
+      this.providerPidsLimit = limit;
       return this;
     }
 

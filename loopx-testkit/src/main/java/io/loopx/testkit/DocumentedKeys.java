@@ -35,7 +35,8 @@ public final class DocumentedKeys {
           "entrypoint_identity",
           "probed_entrypoint_identity",
           "failure_kind",
-          "external_writes_performed");
+          "external_writes_performed",
+          "containment");
 
   /** An install or upgrade receipt ({@code loopx_extension_operation_v0}). */
   public static final List<String> ACTIVATION =
@@ -125,7 +126,8 @@ public final class DocumentedKeys {
           "failure_kind",
           "exit_code",
           "provider_result",
-          "input_schema_version");
+          "input_schema_version",
+          "containment");
 
   /** A dispatch receipt ({@code loopx_capability_dispatch_v0}). */
   public static final List<String> DISPATCH =
@@ -142,7 +144,8 @@ public final class DocumentedKeys {
           "status",
           "failure_kind",
           "exit_code",
-          "provider_result");
+          "provider_result",
+          "containment");
 
   /** An activation check ({@code loopx_extension_activation_v0}). */
   public static final List<String> ACTIVATION_CHECK =

@@ -6,9 +6,11 @@ import io.loopx.api.ProtocolId;
 import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
+import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunStatus;
 import java.util.Objects;
+import java.util.Optional;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,7 +26,10 @@ import tools.jackson.databind.node.ObjectNode;
  * @param providerId the provider that was resolved (an extension id or a built-in provider id)
  * @param revision the provider's revision bound into the envelope
  * @param dryRun whether this was a preview
- * @param outcome what the provider did (for a preview: status {@code READY}, nothing else)
+ * @param outcome what the provider did (for a preview: nothing ran, status {@code ready})
+ * @param containment how the provider's processes were contained ({@code containment}); empty
+ *     ({@code null}) for a preview, an in-process built-in, and a host {@link
+ *     io.loopx.runtime.process.ProcessLauncher} that does not say
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record DispatchReceipt(
@@ -34,7 +39,8 @@ public record DispatchReceipt(
     ProviderId providerId,
     Revision revision,
     boolean dryRun,
-    ProviderOutcome outcome)
+    ProviderOutcome outcome,
+    Optional<Containment> containment)
     implements Receipt {
   /** The receipt schema version. */
   public static final String SCHEMA_VERSION = "loopx_capability_dispatch_v0";
@@ -47,6 +53,7 @@ public record DispatchReceipt(
     Objects.requireNonNull(providerId, "providerId");
     Objects.requireNonNull(revision, "revision");
     Objects.requireNonNull(outcome, "outcome");
+    Objects.requireNonNull(containment, "containment");
   }
 
   @Override
@@ -72,6 +79,7 @@ public record DispatchReceipt(
     o.put("dry_run", dryRun);
     o.put("executed", !dryRun);
     outcome.writeTo(o);
+    o.put("containment", containment.map(Containment::wireName).orElse(null));
     return o;
   }
 }

@@ -2,6 +2,7 @@ package io.loopx.runtime.lifecycle;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Receipt;
+import io.loopx.runtime.process.Containment;
 import java.util.Objects;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -20,6 +21,9 @@ import tools.jackson.databind.node.ObjectNode;
  * @param entrypointIdentity the verified identity (present only when verified)
  * @param probedEntrypointIdentity the identity resolved before probing (also in a preview)
  * @param failure the failure kind, where the doctor ladder names one (docs/contract/doctor.md)
+ * @param containment how the probe's processes were contained ({@code containment}); empty ({@code
+ *     null}) when no probe ran, and for a host {@link io.loopx.runtime.process.ProcessLauncher}
+ *     that does not say
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record DoctorReceipt(
@@ -30,7 +34,8 @@ public record DoctorReceipt(
     boolean verified,
     Optional<String> entrypointIdentity,
     Optional<String> probedEntrypointIdentity,
-    Optional<DoctorFailure> failure)
+    Optional<DoctorFailure> failure,
+    Optional<Containment> containment)
     implements Receipt {
 
   /** The packet schema version. */
@@ -44,6 +49,7 @@ public record DoctorReceipt(
     Objects.requireNonNull(entrypointIdentity, "entrypointIdentity");
     Objects.requireNonNull(probedEntrypointIdentity, "probedEntrypointIdentity");
     Objects.requireNonNull(failure, "failure");
+    Objects.requireNonNull(containment, "containment");
   }
 
   /** A doctor packet is always {@code ok}: the status says how the runtime is. */
@@ -77,6 +83,7 @@ public record DoctorReceipt(
     o.put("probed_entrypoint_identity", probedEntrypointIdentity.orElse(null));
     o.put("failure_kind", failure.map(DoctorFailure::wireName).orElse(null));
     o.put("external_writes_performed", false);
+    o.put("containment", containment.map(Containment::wireName).orElse(null));
     return o;
   }
 }

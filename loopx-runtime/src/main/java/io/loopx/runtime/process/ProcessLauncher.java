@@ -1,5 +1,6 @@
 package io.loopx.runtime.process;
 
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -34,4 +35,13 @@ public interface ProcessLauncher {
    * @return the outcome, the captured bytes and the wall-clock duration
    */
   LaunchResult launch(LaunchRequest request);
+
+  /**
+   * Returns how this launcher contains a provider's processes, as reported in receipts ({@code
+   * containment}); empty (the default, and {@code null} in receipts) when the launcher does not
+   * say.
+   */
+  default Optional<Containment> containment() {
+    return Optional.empty();
+  }
 }

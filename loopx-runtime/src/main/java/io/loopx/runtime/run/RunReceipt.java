@@ -5,6 +5,7 @@ import io.loopx.api.InvalidValueException;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
+import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchRequest;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>JSON keys, always all present ({@code null} where they do not apply): {@code ok,
  * schema_version, operation ("run"), extension_id, provider_version, revision, protocol, dry_run,
- * executed, status, failure_kind, exit_code, provider_result, input_schema_version}.
+ * executed, status, failure_kind, exit_code, provider_result, input_schema_version, containment}.
  *
  * <p>An executed run's {@link #outcome} is classified, first match wins:
  *
@@ -50,6 +51,9 @@ import tools.jackson.databind.node.ObjectNode;
  * @param dryRun whether this was a preview
  * @param outcome what the provider did (status {@link RunStatus#READY} exactly for a preview)
  * @param inputSchemaVersion the request's top-level {@code schema_version} when it is a string
+ * @param containment how the provider's processes were contained ({@code containment}: {@code
+ *     cgroup_v2}, {@code cgroup_v1} or {@code process_group}); empty ({@code null}) for a preview
+ *     and when the host's {@link io.loopx.runtime.process.ProcessLauncher} does not say
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record RunReceipt(
@@ -59,7 +63,8 @@ public record RunReceipt(
     ProtocolId protocol,
     boolean dryRun,
     ProviderOutcome outcome,
-    Optional<String> inputSchemaVersion)
+    Optional<String> inputSchemaVersion,
+    Optional<Containment> containment)
     implements Receipt {
 
   /** The receipt schema. */
@@ -78,6 +83,7 @@ public record RunReceipt(
     Objects.requireNonNull(protocol, "protocol");
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(inputSchemaVersion, "inputSchemaVersion");
+    Objects.requireNonNull(containment, "containment");
     if ((outcome.status() == RunStatus.READY) != dryRun) {
       throw new InvalidValueException(
           "run receipt status", outcome.status().wireName(), "is `ready` exactly for a preview");
@@ -85,9 +91,12 @@ public record RunReceipt(
     if (dryRun
         && (outcome.failure().isPresent()
             || outcome.exitCode().isPresent()
-            || outcome.providerResult().isPresent())) {
+            || outcome.providerResult().isPresent()
+            || containment.isPresent())) {
       throw new InvalidValueException(
-          "run receipt", extensionId.value(), "a preview has no failure, exit code or result");
+          "run receipt",
+          extensionId.value(),
+          "a preview has no failure, exit code, result or containment");
     }
   }
 
@@ -128,6 +137,7 @@ public record RunReceipt(
     } else {
       o.putNull("input_schema_version");
     }
+    o.put("containment", containment.map(Containment::wireName).orElse(null));
     return o;
   }
 }

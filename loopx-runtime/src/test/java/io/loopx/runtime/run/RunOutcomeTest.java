@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
+import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
@@ -346,6 +347,9 @@ class RunOutcomeTest {
     assertThat(receipt.providerVersion()).isEqualTo("1.0.0");
     assertThat(receipt.protocol().value()).isEqualTo(RunFixture.PROTOCOL);
     assertThat(receipt.inputSchemaVersion()).isEmpty();
+    assertThat(receipt.containment()).isEqualTo(OsProcessLauncher.create().containment());
+    assertThat(receipt.toJson().get("containment").asString())
+        .isEqualTo(OsProcessLauncher.create().containment().orElseThrow().wireName());
   }
 
   @Test
@@ -371,7 +375,8 @@ class RunOutcomeTest {
                 + receipt.revision().value()
                 + "\",\"protocol\":\"demo_run_v0\",\"dry_run\":true,\"executed\":false,"
                 + "\"status\":\"ready\",\"failure_kind\":null,\"exit_code\":null,"
-                + "\"provider_result\":null,\"input_schema_version\":\"demo_request_v1\"}");
+                + "\"provider_result\":null,\"input_schema_version\":\"demo_request_v1\","
+                + "\"containment\":null}");
   }
 
   @Test

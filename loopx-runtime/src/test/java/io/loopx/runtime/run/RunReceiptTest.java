@@ -13,6 +13,7 @@ import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.internal.run.ProviderOutcomes;
 import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
 import java.time.Duration;
@@ -32,6 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
  * receipt's JSON.
  */
 class RunReceiptTest {
+  private static final Optional<Containment> CGROUP = Optional.of(Containment.CGROUP_V1);
   static final ExtensionManifest MANIFEST =
       new ExtensionManifest(
           ExtensionId.of("demo-run"),
@@ -154,7 +156,7 @@ class RunReceiptTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void classifiesFirstMatchWins(Case c) {
-    RunReceipt receipt = ProviderOutcomes.runExecuted(MANIFEST, REQUEST, c.result());
+    RunReceipt receipt = ProviderOutcomes.runExecuted(MANIFEST, REQUEST, c.result(), CGROUP);
 
     assertThat(receipt.outcome().status()).isEqualTo(c.status());
     assertThat(receipt.outcome().failure()).isEqualTo(c.failure());
@@ -183,12 +185,15 @@ class RunReceiptTest {
             "failure_kind",
             "exit_code",
             "provider_result",
-            "input_schema_version");
+            "input_schema_version",
+            "containment");
     List<RunReceipt> receipts =
         List.of(
             ProviderOutcomes.runPreview(MANIFEST, RunRequest.parse(utf8("{}"))),
-            ProviderOutcomes.runExecuted(MANIFEST, REQUEST, LaunchResult.notStarted("x", TOOK)),
-            ProviderOutcomes.runExecuted(MANIFEST, REQUEST, exited(0, "{\"ok\":true,\"n\":[1]}")));
+            ProviderOutcomes.runExecuted(
+                MANIFEST, REQUEST, LaunchResult.notStarted("x", TOOK), CGROUP),
+            ProviderOutcomes.runExecuted(
+                MANIFEST, REQUEST, exited(0, "{\"ok\":true,\"n\":[1]}"), CGROUP));
     for (RunReceipt receipt : receipts) {
       assertThat(List.copyOf(receipt.toJson().propertyNames())).isEqualTo(keys);
     }
@@ -201,18 +206,22 @@ class RunReceiptTest {
                 + MANIFEST.revision().value()
                 + "\",\"protocol\":\"demo_run_v0\",\"dry_run\":false,\"executed\":true,"
                 + "\"status\":\"succeeded\",\"failure_kind\":null,\"exit_code\":0,"
-                + "\"provider_result\":{\"ok\":true,\"n\":[1]},\"input_schema_version\":\"in_v2\"}");
+                + "\"provider_result\":{\"ok\":true,\"n\":[1]},\"input_schema_version\":\"in_v2\","
+                + "\"containment\":\"cgroup_v1\"}");
     ObjectNode notStarted = receipts.get(1).toJson();
     assertThat(notStarted.get("ok").booleanValue()).isFalse();
     assertThat(notStarted.get("failure_kind").asString()).isEqualTo("execution_failed");
     assertThat(notStarted.get("exit_code").isNull()).isTrue();
     assertThat(notStarted.get("provider_result").isNull()).isTrue();
     assertThat(receipts.get(0).toJson().get("input_schema_version").isNull()).isTrue();
+    assertThat(receipts.get(0).toJson().get("containment").isNull()).isTrue();
+    assertThat(notStarted.get("containment").asString()).isEqualTo("cgroup_v1");
   }
 
   @Test
   void theProviderResultCannotBeChangedThroughTheReceipt() {
-    RunReceipt receipt = ProviderOutcomes.runExecuted(MANIFEST, REQUEST, exited(0, "{\"n\":1}"));
+    RunReceipt receipt =
+        ProviderOutcomes.runExecuted(MANIFEST, REQUEST, exited(0, "{\"n\":1}"), CGROUP);
     receipt.outcome().providerResult().orElseThrow().put("n", 2);
     ((ObjectNode) receipt.toJson().get("provider_result")).put("n", 3);
 
@@ -236,11 +245,19 @@ class RunReceiptTest {
     // a preview that carries an exit code
     assertThatThrownBy(() -> receipt(true, readyWithExitCode))
         .isInstanceOf(InvalidValueException.class);
+    // a preview that claims a containment
+    assertThatThrownBy(() -> receipt(true, ready, CGROUP))
+        .isInstanceOf(InvalidValueException.class);
     assertThat(receipt(true, ready).executed()).isFalse();
     assertThat(receipt(false, succeeded).executed()).isTrue();
   }
 
   private static RunReceipt receipt(boolean dryRun, ProviderOutcome outcome) {
+    return receipt(dryRun, outcome, dryRun ? Optional.empty() : CGROUP);
+  }
+
+  private static RunReceipt receipt(
+      boolean dryRun, ProviderOutcome outcome, Optional<Containment> containment) {
     return new RunReceipt(
         MANIFEST.id(),
         "1",
@@ -248,7 +265,8 @@ class RunReceiptTest {
         ProtocolId.of("demo_run_v0"),
         dryRun,
         outcome,
-        Optional.empty());
+        Optional.empty(),
+        containment);
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.RuntimeEnvironment;
+import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.run.RunFixture.Spec;
 import java.io.File;
 import java.io.IOException;
@@ -91,7 +92,10 @@ class RunUtf8ChildJvmTest {
                     + compact
                     + ",\"own\":\""
                     + own
-                    + "\"},\"input_schema_version\":\"utf8_v1\"}"));
+                    + "\"},\"input_schema_version\":\"utf8_v1\",\"containment\":\""
+                    // The child JVM runs on this machine, so it chooses as this JVM does.
+                    + OsProcessLauncher.create().containment().orElseThrow().wireName()
+                    + "\"}"));
   }
 
   /** This module's test classes, then the code path of this JVM (module path, class path). */

@@ -28,11 +28,13 @@ import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.ProviderOutcomes;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.internal.state.ExtensionRecords;
+import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -108,10 +110,12 @@ public final class CapabilityDispatch {
     ObjectNode bound =
         EnvelopeBinder.bind(request.action(), request.scope(), envelopeId, revision, input.body());
     ProviderOutcome outcome;
+    Optional<Containment> containment = Optional.empty();
     if (!mode.executes()) {
       outcome = ProviderOutcomes.preview();
     } else if (extension) {
       outcome = runExtension(envelopeId, revision, request, bound);
+      containment = providers.containment();
     } else {
       outcome = runBuiltin(resolved.implementation().inProcess().orElseThrow(), bound);
     }
@@ -122,7 +126,8 @@ public final class CapabilityDispatch {
         provider.id(),
         revision,
         !mode.executes(),
-        outcome);
+        outcome,
+        containment);
   }
 
   private ProviderOutcome runExtension(

@@ -6,6 +6,7 @@ import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.process.Containment;
 import java.util.Optional;
 
 /** The doctor ladder: the status of one revision from what was observed of it. Pure. */
@@ -56,21 +57,34 @@ final class DoctorLadder {
           false,
           Optional.empty(),
           probed,
+          Optional.empty(),
           Optional.empty());
     }
+    Optional<Containment> containment = probe.get().containment();
     if (!probe.get().passed()) {
-      return blocked(id, version, DoctorStatus.PROVIDER_UNAVAILABLE, probed, probe.get().failure());
+      return new DoctorReceipt(
+          id,
+          version,
+          DoctorStatus.PROVIDER_UNAVAILABLE,
+          false,
+          false,
+          Optional.empty(),
+          probed,
+          probe.get().failure(),
+          containment);
     }
     return new DoctorReceipt(
-        id, version, DoctorStatus.READY, true, true, probed, probed, Optional.empty());
+        id, version, DoctorStatus.READY, true, true, probed, probed, Optional.empty(), containment);
   }
 
+  /** A packet of a revision the ladder stopped before the probe: no probe ran. */
   private static DoctorReceipt blocked(
       ExtensionId id,
       String version,
       DoctorStatus status,
       Optional<String> probed,
       Optional<DoctorFailure> failure) {
-    return new DoctorReceipt(id, version, status, false, false, Optional.empty(), probed, failure);
+    return new DoctorReceipt(
+        id, version, status, false, false, Optional.empty(), probed, failure, Optional.empty());
   }
 }

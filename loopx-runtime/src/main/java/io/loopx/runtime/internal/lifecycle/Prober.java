@@ -53,7 +53,8 @@ final class Prober {
                 .request(
                     resolved, spec, spec.doctorArgs(), target.id(), target.manifest().revision())
                 .build());
-    return new Observation(runtime, Optional.of(outcome(result, resolved, target)));
+    return new Observation(
+        runtime, Optional.of(outcome(result, resolved, target).contained(providers.containment())));
   }
 
   private ProbeOutcome outcome(

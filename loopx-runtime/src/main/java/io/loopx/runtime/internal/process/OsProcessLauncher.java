@@ -1,6 +1,7 @@
 package io.loopx.runtime.internal.process;
 
 import io.loopx.api.InvalidValueException;
+import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
@@ -24,23 +25,32 @@ import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
- * The production {@link ProcessLauncher}: runs operating-system processes on Linux, each in its own
- * process group, with bounded pipes, a timeout and whole-group termination. Immutable and
- * thread-safe; one instance can supervise many processes at once.
+ * The production {@link ProcessLauncher}: runs operating-system processes on Linux, each call
+ * contained so that nothing it starts outlives it, with bounded pipes, a timeout and whole-tree
+ * termination. Immutable and thread-safe; one instance can supervise many processes at once.
+ *
+ * <h2>Containment</h2>
+ *
+ * Chosen once per JVM ({@link #containment()}, docs/process.md): a cgroup per call where the JVM's
+ * own cgroup is writable ({@link CallCgroup}: cgroup v2 with {@code cgroup.kill}, or v1 {@code
+ * freezer} + {@code pids}; the child is inside before it can fork, so forks, pid changes, {@code
+ * setpgid} and {@code setsid} cannot leave it; a {@link Builder#pidsLimit pids limit} per call),
+ * else the provider's process group ({@link ProcessGroup}, signalled with {@code kill(-pgid)}).
  *
  * <h2>Process group</h2>
  *
  * Java cannot call {@code setpgid}/{@code setsid}, so the program is started as {@code setsid -w --
- * PROGRAM ARGS...} (util-linux). The JVM's child is never a group leader, so {@code setsid} calls
- * {@code setsid(2)} and execs the program in place: the provider's pid is its process-group id and
- * session id, and everything it forks stays in that group unless it leaves on purpose. That lets
- * LoopX signal the provider and all its descendants at once, and find leftovers afterwards.
+ * PROGRAM ARGS...} (util-linux), also inside a cgroup. The JVM's child is never a group leader, so
+ * {@code setsid} calls {@code setsid(2)} and execs the program in place: the provider's pid is its
+ * process-group id and session id, and everything it forks stays in that group unless it leaves on
+ * purpose.
  *
- * <p>Limits: a descendant that calls {@code setsid} itself (or double-forks and then does so) is in
- * another session and group and escapes termination; a descendant that only changes its group with
- * {@code setpgid} stays in the session and is still found. An escaped process that keeps a pipe
- * open can also keep one of this launcher's drain tasks running after the call (the call itself
- * still returns within its bounds, see below).
+ * <p>Limits of the process-group fallback: a descendant that calls {@code setsid} itself (or
+ * double-forks and then does so) is in another session and group and escapes termination; a
+ * descendant that only changes its group with {@code setpgid} stays in the session, is found by a
+ * {@code /proc} scan and its group is signalled too. An escaped process that keeps a pipe open can
+ * also keep one of this launcher's drain tasks running after the call (the call itself still
+ * returns within its bounds, see below).
  *
  * <h2>Run</h2>
  *
@@ -58,21 +68,21 @@ import org.apiguardian.api.API;
  *   <li>Stdout and stderr are drained concurrently by two tasks, keeping at most limit+1 bytes
  *       each; the first crossing of a cap stops the run.
  *   <li>The run stops when the leader exits, a cap is crossed, or the timeout passes. Then the
- *       group is terminated: after a timeout or a crossed cap, SIGTERM to the whole group, the
- *       termination grace (default 1 s), then SIGKILL; after the leader exited by itself, the same
- *       for whatever is left in the group (nothing is signalled when nothing is left).
+ *       cgroup or group is terminated: after a timeout or a crossed cap, SIGTERM to every member,
+ *       the termination grace (default 1 s), then SIGKILL; after the leader exited by itself, the
+ *       same for whatever is left (nothing is signalled when the kernel shows nothing left). A
+ *       call's cgroup is then removed.
  *   <li>The drain, stdin and exit tasks are joined within the drain timeout (default 1 s) and the
  *       pipes are closed. The result is classified in {@link LaunchOutcome}'s order.
  * </ol>
  *
  * <h2>Signalling</h2>
  *
- * The whole group is signalled with the {@code kill} command ({@code kill -TERM -- -PGID}, then
- * {@code -KILL}), which the kernel applies atomically to every member. Members are found by reading
- * {@code /proc/PID/stat} (process group and session; zombies ignored); members of the session
- * outside the group, and every member when {@code kill} cannot run, are signalled through {@link
- * ProcessHandle}, which never hits a recycled pid. Termination waits until {@code /proc} shows no
- * live member, re-sending SIGKILL for a bounded time.
+ * In a cgroup: SIGTERM to every member, then the cgroup's atomic kill until it is empty. In the
+ * process group: {@code kill -TERM -- -PGID}, then {@code -KILL}, which the kernel applies
+ * atomically to every member and whose answer (no process reached) decides that the group is empty;
+ * members found in {@code /proc} outside the group are signalled as groups and through {@link
+ * ProcessHandle}, which never hits a recycled pid.
  *
  * <h2>Encoding</h2>
  *
@@ -106,16 +116,30 @@ public final class OsProcessLauncher implements ProcessLauncher {
   private static final List<String> TOOL_DIRECTORIES =
       List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin");
 
+  /**
+   * The default most tasks (processes and threads) one call may have at once where a cgroup
+   * contains it: 512. Enough for a JVM provider (a few dozen threads) and its children; small
+   * enough that a fork bomb stops long before the machine's pid space is exhausted.
+   */
+  public static final int DEFAULT_PIDS_LIMIT = 512;
+
+  /** The largest accepted pids limit: Linux's largest {@code pid_max}. */
+  public static final int MAX_PIDS_LIMIT = 4_194_304;
+
   private final Duration terminationGrace;
   private final Duration drainTimeout;
   private final Optional<Path> setsidCommand;
   private final Optional<Path> killCommand;
+  private final Enclosure enclosure;
+  private final int pidsLimit;
 
   private OsProcessLauncher(Builder builder) {
     this.terminationGrace = builder.terminationGrace;
     this.drainTimeout = builder.drainTimeout;
     this.setsidCommand = builder.setsidCommand;
     this.killCommand = builder.killCommand;
+    this.enclosure = builder.enclosure.orElseGet(Cgroups::system);
+    this.pidsLimit = builder.pidsLimit;
   }
 
   /** Returns a launcher with the default grace and drain timeout. */
@@ -136,6 +160,17 @@ public final class OsProcessLauncher implements ProcessLauncher {
   /** Returns the bound for joining the drain threads after termination. */
   public Duration drainTimeout() {
     return drainTimeout;
+  }
+
+  /** Returns the most tasks one call may have at once where a cgroup with pids contains it. */
+  public int pidsLimit() {
+    return pidsLimit;
+  }
+
+  /** Returns how this launcher contains every call: chosen once per JVM (see the class doc). */
+  @Override
+  public Optional<Containment> containment() {
+    return Optional.of(enclosure.kind());
   }
 
   @Override
@@ -181,22 +216,42 @@ public final class OsProcessLauncher implements ProcessLauncher {
     if (unencodable.isPresent()) {
       return notStarted(unencodable.get(), started);
     }
-    ProcessBuilder builder = new ProcessBuilder(command);
+    Optional<CallCgroup> cgroup;
+    try {
+      cgroup = enclosure.open(pidsLimit);
+    } catch (IOException | RuntimeException e) {
+      return notStarted(
+          "cannot create the call's cgroup (" + enclosure.kind().wireName() + "): " + e, started);
+    }
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            cgroup.isPresent() ? cgroup.get().command(command, request.environment()) : command);
     builder.environment().clear();
-    builder.environment().putAll(request.environment());
+    builder
+        .environment()
+        .putAll(
+            cgroup.isPresent()
+                ? cgroup.get().processEnvironment(request.environment())
+                : request.environment());
     if (request.workingDirectory().isPresent()) {
       builder.directory(directory.toFile());
     }
     Process process;
     try {
-      process = builder.start();
+      process = cgroup.isPresent() ? cgroup.get().start(builder) : builder.start();
     } catch (IOException | RuntimeException e) {
+      cgroup.ifPresent(CallCgroup::remove);
       return notStarted("cannot start `" + program + "`: " + e.getMessage(), started);
     }
-    return supervise(process, request, started);
+    try {
+      return supervise(process, request, started, cgroup);
+    } finally {
+      cgroup.ifPresent(CallCgroup::remove);
+    }
   }
 
-  private LaunchResult supervise(Process process, LaunchRequest request, long started) {
+  private LaunchResult supervise(
+      Process process, LaunchRequest request, long started, Optional<CallCgroup> cgroup) {
     RunSignals signals = new RunSignals();
     StreamDrain stdout =
         new StreamDrain(process.getInputStream(), request.stdoutLimit(), signals::overLimit);
@@ -221,7 +276,11 @@ public final class OsProcessLauncher implements ProcessLauncher {
             }));
 
     RunSignals.Stop stop = signals.await(started, saturatedNanos(request.timeout()));
-    new ProcessGroup(process, killCommand).terminate(terminationGrace, started);
+    if (cgroup.isPresent()) {
+      cgroup.get().terminate(process, terminationGrace, stop != RunSignals.Stop.EXITED);
+    } else {
+      new ProcessGroup(process, killCommand).terminate(terminationGrace, started);
+    }
 
     long joinStart = System.nanoTime();
     for (RunnerTasks.Task task : tasks) {
@@ -322,7 +381,8 @@ public final class OsProcessLauncher implements ProcessLauncher {
     return Optional.empty();
   }
 
-  private static Optional<Path> findTool(String name) {
+  /** Finds {@code name} in the usual tool directories, then on the JVM's PATH. */
+  static Optional<Path> findTool(String name) {
     List<String> directories = new ArrayList<>(TOOL_DIRECTORIES);
     String path = System.getenv("PATH");
     if (path != null) {
@@ -353,6 +413,10 @@ public final class OsProcessLauncher implements ProcessLauncher {
         + setsidCommand.map(Path::toString).orElse("missing")
         + ", kill="
         + killCommand.map(Path::toString).orElse("missing")
+        + ", containment="
+        + enclosure.kind().wireName()
+        + ", pidsLimit="
+        + pidsLimit
         + "]";
   }
 
@@ -362,8 +426,33 @@ public final class OsProcessLauncher implements ProcessLauncher {
     private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
     private Optional<Path> setsidCommand = findTool("setsid");
     private Optional<Path> killCommand = findTool("kill");
+    private Optional<Enclosure> enclosure = Optional.empty();
+    private int pidsLimit = DEFAULT_PIDS_LIMIT;
 
     private Builder() {}
+
+    /**
+     * Sets the most tasks (processes and threads) one call may have at once (1..{@link
+     * #MAX_PIDS_LIMIT}) where a cgroup with a {@code pids} controller contains it; a fork past it
+     * fails in the provider. Default {@link #DEFAULT_PIDS_LIMIT}. Without such a cgroup there is no
+     * limit.
+     *
+     * @throws InvalidValueException when out of range
+     */
+    public Builder pidsLimit(int limit) {
+      if (limit < 1 || limit > MAX_PIDS_LIMIT) {
+        throw new InvalidValueException(
+            "pids limit", Integer.toString(limit), "must be 1.." + MAX_PIDS_LIMIT);
+      }
+      this.pidsLimit = limit;
+      return this;
+    }
+
+    /** Test seam: the containment mechanism instead of the one chosen for this JVM. */
+    Builder enclosure(Enclosure enclosure) {
+      this.enclosure = Optional.of(enclosure);
+      return this;
+    }
 
     /**
      * Sets the SIGTERM-to-SIGKILL grace (0..1 minute). Default {@link #DEFAULT_TERMINATION_GRACE};

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongPredicate;
@@ -159,10 +161,19 @@ final class ProcessGroup {
   }
 
   /**
-   * Terminates everything left: nothing when nothing is alive; else SIGTERM, up to {@code grace}
-   * for it to take effect, then SIGKILL, repeated until everything is gone or a safety bound passes
-   * (only a process in uninterruptible sleep can outlive it). {@code startNanos} ({@link
-   * System#nanoTime()}) is no later than the leader's start.
+   * Terminates everything left. The kernel, not a {@code /proc} snapshot, decides whether the group
+   * is empty: {@code kill -TERM -- -ID} is sent to the whole group (atomic against fork for every
+   * member, also one that keeps changing its pid) and to the group of every session member that
+   * moved to another group; when it reached nobody and the leader is gone, nothing is left. Else,
+   * up to {@code grace} for SIGTERM to take effect, then {@code kill -KILL -- -ID} (always sent
+   * once after a SIGTERM reached someone: a snapshot that shows nothing may have missed a pid
+   * hopper), repeated until the kernel reports the group empty, or until every member was sent
+   * SIGKILL and {@code /proc} shows none alive (zombies whose reaper does not reap them keep a
+   * group "present" for {@code kill} without running), or a safety bound passes. {@code startNanos}
+   * ({@link System#nanoTime()}) is no later than the leader's start.
+   *
+   * <p>Without the {@code kill} command, members found in {@code /proc} are signalled one by one
+   * (not atomic: the limit of this fallback of the fallback).
    */
   void terminate(Duration grace, long startNanos) {
     Optional<List<Member>> found;
@@ -172,29 +183,32 @@ final class ProcessGroup {
       // The usual end of a run: the leader exited by itself; read only the pids allocated since.
       found = members(id, () -> allocatedSince(id, startNanos));
     }
-    if (found.isEmpty()) {
-      // No /proc: signal blindly and watch only the leader.
-      signal(Signal.TERM, List.of());
-      if (!pollUntil(grace, () -> !leader.isAlive())) {
-        signal(Signal.KILL, List.of());
-        pollUntil(KILL_BOUND, () -> !leader.isAlive());
-      }
+    GroupKill term = signal(Signal.TERM, found.orElse(List.of()));
+    if (term == GroupKill.NO_MEMBER && !leader.isAlive() && outsiders(found).isEmpty()) {
       return;
     }
-    if (!leader.isAlive() && found.get().isEmpty()) {
+    if (term == GroupKill.FAILED
+        && found.isPresent()
+        && found.get().isEmpty()
+        && !leader.isAlive()) {
       return;
     }
-    signal(Signal.TERM, found.get());
-    if (awaitGone(grace)) {
-      return;
-    }
+    pollUntil(grace, () -> !alive());
     long start = System.nanoTime();
     do {
-      signal(Signal.KILL, members(id).orElse(List.of()));
+      GroupKill kill = signal(Signal.KILL, members(id).orElse(List.of()));
+      if (kill == GroupKill.NO_MEMBER && !leader.isAlive() && outsiders(members(id)).isEmpty()) {
+        return;
+      }
       if (awaitGone(KILL_RETRY)) {
         return;
       }
     } while (System.nanoTime() - start < KILL_BOUND.toNanos());
+  }
+
+  /** The members outside the group (moved with {@code setpgid}, still in the session). */
+  private List<Member> outsiders(Optional<List<Member>> found) {
+    return found.orElse(List.of()).stream().filter(m -> m.group() != id).toList();
   }
 
   /** Returns whether the leader or any live member of the group or session remains. */
@@ -206,9 +220,23 @@ final class ProcessGroup {
     return members.isPresent() && !members.get().isEmpty();
   }
 
-  private void signal(Signal signal, List<Member> members) {
-    GroupKill groupKill = groupSignalAllowed ? runKillCommand(signal) : GroupKill.FAILED;
+  /**
+   * Signals the whole group, the group of every member outside it (a group never spans sessions, so
+   * all of it is ours), and, one by one, members the group signal did not cover; returns what the
+   * group signal did.
+   */
+  private GroupKill signal(Signal signal, List<Member> members) {
+    GroupKill groupKill = groupSignalAllowed ? runKillCommand(signal, id) : GroupKill.FAILED;
     boolean groupDone = groupKill == GroupKill.SIGNALLED;
+    Set<Long> otherGroups = new TreeSet<>();
+    for (Member member : members) {
+      if (member.group() != id && member.session() == id && allowed(member.group())) {
+        otherGroups.add(member.group());
+      }
+    }
+    for (long group : otherGroups) {
+      runKillCommand(signal, group);
+    }
     for (Member member : members) {
       if (member.pid() != id && (!groupDone || member.group() != id)) {
         ProcessHandle.of(member.pid()).ifPresent(signal::send);
@@ -219,15 +247,21 @@ final class ProcessGroup {
       // Through the handle: Process.destroy() would also close the pipes under the drain threads.
       signal.send(leader.toHandle());
     }
+    return groupKill;
   }
 
-  private GroupKill runKillCommand(Signal signal) {
+  /** Whether {@code group} may be signalled as a group: never one that could contain this JVM. */
+  private static boolean allowed(long group) {
+    return group > 1 && group != ProcessHandle.current().pid() && OWN_GROUP.orElse(group) != group;
+  }
+
+  private GroupKill runKillCommand(Signal signal, long group) {
     if (killCommand.isEmpty()) {
       return GroupKill.FAILED;
     }
     try {
       Process kill =
-          new ProcessBuilder(killCommand.get().toString(), "-" + signal.name(), "--", "-" + id)
+          new ProcessBuilder(killCommand.get().toString(), "-" + signal.name(), "--", "-" + group)
               .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
               .redirectOutput(ProcessBuilder.Redirect.DISCARD)
               .redirectError(ProcessBuilder.Redirect.DISCARD)
@@ -246,7 +280,8 @@ final class ProcessGroup {
     return pollUntil(bound, () -> !alive());
   }
 
-  private static boolean pollUntil(Duration bound, BooleanSupplier done) {
+  /** Polls {@code done} (1 ms doubling to 16 ms) until it holds or {@code bound} passes. */
+  static boolean pollUntil(Duration bound, BooleanSupplier done) {
     long start = System.nanoTime();
     long pause = 1;
     while (!done.getAsBoolean()) {

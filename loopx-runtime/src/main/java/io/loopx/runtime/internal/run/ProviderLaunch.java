@@ -6,6 +6,7 @@ import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
+import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -49,6 +51,11 @@ public final class ProviderLaunch {
     return LaunchRequestBuilder.of(argv)
         .environment(environment(runtime, hostEnvironment, id, revision))
         .timeout(Duration.ofSeconds(spec.timeoutSeconds()));
+  }
+
+  /** Returns how the launcher contains the providers it starts (for receipts). */
+  public Optional<Containment> containment() {
+    return launcher.containment();
   }
 
   /** Starts {@code request} and waits for its result. */

@@ -5,6 +5,7 @@ import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
@@ -105,17 +106,21 @@ public final class ProviderOutcomes {
         true,
         new ProviderOutcome(
             RunStatus.READY, Optional.empty(), OptionalInt.empty(), Optional.empty()),
-        request.schemaVersion());
+        request.schemaVersion(),
+        Optional.empty());
   }
 
   /**
    * Classifies what the provider of {@code manifest} did with {@code request} (see the class
-   * documentation for the order).
+   * documentation for the order); {@code containment} is the launcher's.
    *
    * @throws InvalidValueException when {@code manifest} has no runtime
    */
   public static RunReceipt runExecuted(
-      ExtensionManifest manifest, RunRequest request, LaunchResult result) {
+      ExtensionManifest manifest,
+      RunRequest request,
+      LaunchResult result,
+      Optional<Containment> containment) {
     RuntimeSpec runtime = runtime(manifest);
     return new RunReceipt(
         manifest.id(),
@@ -124,7 +129,8 @@ public final class ProviderOutcomes {
         runtime.protocol(),
         false,
         classify(result),
-        request.schemaVersion());
+        request.schemaVersion(),
+        containment);
   }
 
   private static ProviderOutcome failed(

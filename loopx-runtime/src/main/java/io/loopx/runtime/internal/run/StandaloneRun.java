@@ -81,7 +81,8 @@ public final class StandaloneRun {
             .stderrLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
             .build();
     ExecuteTimeCheck.require(store, id, manifest.revision(), runtime, "run");
-    return ProviderOutcomes.runExecuted(manifest, request, providers.launch(launch));
+    return ProviderOutcomes.runExecuted(
+        manifest, request, providers.launch(launch), providers.containment());
   }
 
   private static String declared(ExtensionManifest manifest) {

@@ -283,10 +283,14 @@ class OsProcessLauncherTest {
   }
 
   @Test
-  void aDescendantThatCallsSetsidEscapesButTheCallStillReturnsWithinTheDrainBound()
+  void aDescendantThatCallsSetsidEscapesTheProcessGroupButTheCallStillReturnsWithinTheDrainBound()
       throws IOException {
+    // Only the process-group fallback has this limit; a cgroup holds it (ContainmentTest).
     OsProcessLauncher shortDrain =
-        OsProcessLauncher.builder().drainTimeout(Duration.ofMillis(300)).build();
+        OsProcessLauncher.builder()
+            .drainTimeout(Duration.ofMillis(300))
+            .enclosure(Enclosure.ProcessGroupOnly.INSTANCE)
+            .build();
     Path escapee = dir.resolve("escapee.pid");
     Path script =
         script(
