@@ -24,9 +24,10 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@code .} segments dropped, {@code ..} kept, symbolic links not resolved) and it must be a
  * regular file; any other is a name searched on the {@linkplain RuntimeEnvironment#searchPath()
  * PATH}, where the first entry holding a regular file with an execute bit wins (empty and relative
- * entries are skipped). The launcher path is kept as found — symbolic links are not resolved — and
- * is saved as the revision's {@code entrypoint_path}; afterwards {@link #resolveSaved} identifies
- * the file at the saved path and never searches PATH for it again.
+ * entries are skipped; a {@link io.loopx.runtime.Loopx} hands the resolver its one composed {@link
+ * SearchPath}, which providers get too). The launcher path is kept as found — symbolic links are
+ * not resolved — and is saved as the revision's {@code entrypoint_path}; afterwards {@link
+ * #resolveSaved} identifies the file at the saved path and never searches PATH for it again.
  *
  * <p>A launcher that starts with {@code #!} joins its interpreter's identity: the first 256 bytes
  * are read; an absolute interpreter path is used as written; for an interpreter named {@code env}
