@@ -62,6 +62,23 @@ public sealed interface RuntimeResolution {
     }
   }
 
+  /**
+   * A runtime LoopX refuses to identify because what the kernel or {@code env} would run could
+   * differ from what would be hashed (docs/contract/doctor.md, shebang interpreter): a {@code #!}
+   * line over the kernel's limit, a non-UTF-8 interpreter path, options or several words passed to
+   * {@code env}, or an interpreter that is itself a {@code #!} script. Install and upgrade refuse
+   * it with {@code entrypoint_unsupported}; the doctor reports the status {@code
+   * entrypoint_unsupported}.
+   *
+   * @param reason the stable message, ``entrypoint `<launcher>` is unsupported: <why>``
+   */
+  record Unsupported(String reason) implements RuntimeResolution {
+    /** Checks the reason is present. */
+    public Unsupported {
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
   /** Returns whether this is a {@link Resolved}. */
   default boolean isResolved() {
     return this instanceof Resolved;

@@ -31,6 +31,10 @@ final class Prober {
   Observation observe(Target target) {
     RuntimeSpec spec = target.manifest().runtime().orElseThrow();
     RuntimeResolution before = resolve(target);
+    if (before instanceof RuntimeResolution.Unsupported unsupported) {
+      return new Observation(
+          new RuntimeObservation.Unsupported(unsupported.reason()), Optional.empty());
+    }
     if (!(before instanceof RuntimeResolution.Resolved resolved)) {
       return new Observation(
           new RuntimeObservation.Unresolvable(((RuntimeResolution.Missing) before).reason()),
