@@ -120,6 +120,8 @@ public final class RuntimeResolver {
     FileIdentity launcherIdentity = scan.get().identity();
     Optional<Shebang> shebang = Shebang.parse(scan.get().head(), launcherIdentity.size());
     Optional<FileIdentity> interpreterIdentity = Optional.empty();
+    List<FileStamp> stamps = new ArrayList<>();
+    stamps.add(scan.get().stamp());
     if (shebang.isPresent()) {
       Interpreter found = interpreter(shebang.get(), launcher);
       if (found instanceof Interpreter.Refused refused) {
@@ -153,9 +155,10 @@ public final class RuntimeResolver {
                 + "` is itself a `#!` script");
       }
       interpreterIdentity = Optional.of(interpreterScan.get().identity());
+      stamps.add(interpreterScan.get().stamp());
     }
     ObjectNode record = RuntimeIdentity.executableRecord(launcherIdentity, interpreterIdentity);
-    return resolved(Optional.of(launcher), List.of(launcher.toString()), record);
+    return resolved(Optional.of(launcher), List.of(launcher.toString()), record, stamps);
   }
 
   private static boolean isScript(FileScan scan) {
@@ -183,8 +186,14 @@ public final class RuntimeResolver {
     if (source.isEmpty()) {
       return missing("class `" + className + "` was not found on the code path");
     }
+    Optional<FileStamp> sourceStamp;
+    try {
+      sourceStamp = FileStamp.read(source.get().location());
+    } catch (java.io.IOException e) {
+      throw FileScan.ioFailed(source.get().location(), e);
+    }
     Optional<String> sourceIdentity = CodeSources.identify(source.get());
-    if (sourceIdentity.isEmpty()) {
+    if (sourceIdentity.isEmpty() || sourceStamp.isEmpty()) {
       return missing(
           "code source `" + source.get().location() + "` of class `" + className + "` vanished");
     }
@@ -196,7 +205,10 @@ public final class RuntimeResolver {
             .map(Path::toString)
             .collect(Collectors.joining(File.pathSeparator));
     return resolved(
-        Optional.empty(), List.of(javaExecutable.toString(), "-cp", classPath, className), record);
+        Optional.empty(),
+        List.of(javaExecutable.toString(), "-cp", classPath, className),
+        record,
+        List.of(java.get().stamp(), sourceStamp.get()));
   }
 
   private Optional<Path> locate(LaunchTarget.Executable executable, Path manifestDirectory) {
@@ -346,9 +358,16 @@ public final class RuntimeResolver {
   }
 
   private static RuntimeResolution resolved(
-      Optional<Path> launcher, List<String> commandPrefix, ObjectNode record) {
+      Optional<Path> launcher,
+      List<String> commandPrefix,
+      ObjectNode record,
+      List<FileStamp> stamps) {
     return new RuntimeResolution.Resolved(
-        launcher, commandPrefix, RuntimeIdentity.ofRecord(record), CanonicalJson.toText(record));
+        launcher,
+        commandPrefix,
+        RuntimeIdentity.ofRecord(record),
+        CanonicalJson.toText(record),
+        stamps);
   }
 
   private static RuntimeResolution missing(String reason) {

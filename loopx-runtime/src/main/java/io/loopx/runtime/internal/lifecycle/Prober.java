@@ -69,9 +69,7 @@ final class Prober {
       return ProbeOutcome.failed(DoctorFailure.PROBE_NONZERO_EXIT);
     }
     RuntimeResolution after = resolve(target);
-    if (!(after instanceof RuntimeResolution.Resolved a)
-        || !a.identity().equals(before.identity())
-        || !a.launcherPath().equals(before.launcherPath())) {
+    if (!before.unchangedSince(after)) {
       return ProbeOutcome.failed(DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE);
     }
     return ProbeOutcome.PASSED;

@@ -114,6 +114,16 @@ public final class ProviderOutcomes {
    */
   public static RunReceipt runExecuted(
       ExtensionManifest manifest, RunRequest request, LaunchResult result) {
+    return runExecuted(manifest, request, classify(result));
+  }
+
+  /**
+   * Returns the receipt of an executed run of {@code manifest} whose outcome is {@code outcome}.
+   *
+   * @throws InvalidValueException when {@code manifest} has no runtime
+   */
+  public static RunReceipt runExecuted(
+      ExtensionManifest manifest, RunRequest request, ProviderOutcome outcome) {
     RuntimeSpec runtime = runtime(manifest);
     return new RunReceipt(
         manifest.id(),
@@ -121,7 +131,7 @@ public final class ProviderOutcomes {
         manifest.revision(),
         runtime.protocol(),
         false,
-        classify(result),
+        outcome,
         request.schemaVersion());
   }
 
