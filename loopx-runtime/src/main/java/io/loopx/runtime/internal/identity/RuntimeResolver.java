@@ -45,6 +45,10 @@ import tools.jackson.databind.node.ObjectNode;
  * RuntimeEnvironment#codePath() code path}, in order; the first holding it is the code source. The
  * {@code java} executable must be a regular file.
  *
+ * <p>Every hashed file's {@link FileStamp} is taken right before it is read and kept in the {@link
+ * RuntimeResolution.Resolved}, so a caller can resolve again after a run and tell whether the files
+ * changed meanwhile ({@link RuntimeResolution.Resolved#unchangedSince}).
+ *
  * <p>Immutable and thread-safe. See {@link RuntimeIdentity} for the identity records.
  */
 public final class RuntimeResolver {
