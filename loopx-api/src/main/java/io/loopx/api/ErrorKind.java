@@ -53,6 +53,12 @@ public enum ErrorKind {
   POLICY_DENIED,
   /** The scaffold destination, id or version is invalid, or writing the starter failed. */
   SCAFFOLD_INVALID,
+  /**
+   * Install or upgrade of a runtime LoopX refuses to identify: a {@code #!} line over the kernel's
+   * limit, a non-UTF-8 interpreter path, options passed to {@code env}, or an interpreter that is
+   * itself a script (the bytes that would run could differ from the bytes hashed).
+   */
+  ENTRYPOINT_UNSUPPORTED,
   /** A value handed to an API factory breaks its grammar (for example {@code ExtensionId.of}). */
   INVALID_VALUE,
   /** An I/O operation on durable state or a provider artifact failed. */

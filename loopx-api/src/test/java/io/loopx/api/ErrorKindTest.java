@@ -41,7 +41,8 @@ class ErrorKindTest {
             "request_invalid",
             "envelope_mismatch",
             "policy_denied",
-            "scaffold_invalid");
+            "scaffold_invalid",
+            "entrypoint_unsupported");
     assertThat(Arrays.stream(ErrorKind.values()).map(ErrorKind::wireName)).containsAll(spec);
     // `usage` is the sample CLI's own kind: a library has no command line.
     assertThat(Arrays.stream(ErrorKind.values()).map(ErrorKind::wireName)).doesNotContain("usage");

@@ -13,6 +13,7 @@ import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.catalog.CatalogPublisher;
 import io.loopx.runtime.internal.dispatch.CapabilityDispatch;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.lifecycle.Freshness;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand;
 import io.loopx.runtime.internal.lifecycle.LifecycleEngine;
@@ -90,13 +91,15 @@ public final class Loopx {
     this.store = store;
     this.fileSystem = fileSystem;
     this.bundled = Map.copyOf(b.bundled);
-    RuntimeResolver resolver = RuntimeResolver.of(b.runtimeEnvironment);
+    RuntimeEnvironment environment = b.composedRuntimeEnvironment();
+    RuntimeResolver resolver = RuntimeResolver.of(environment);
     Freshness freshness = new Freshness(resolver, fileSystem);
     ProviderLaunch providers =
         new ProviderLaunch(
             b.launcher.orElseGet(
                 () -> OsProcessLauncher.builder().pidsLimit(b.providerPidsLimit).build()),
-            b.hostEnvironment);
+            b.hostEnvironment,
+            environment.searchPath());
     this.catalog = new CatalogPublisher(store, freshness, VERSION, b.builtins);
     this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog);
     this.standaloneRun = new StandaloneRun(store, freshness, providers);
@@ -269,6 +272,7 @@ public final class Loopx {
     private int providerPidsLimit = OsProcessLauncher.DEFAULT_PIDS_LIMIT;
     private RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
     private Map<String, String> hostEnvironment = System.getenv();
+    private boolean hostEnvironmentGiven;
     private final Map<String, byte[]> bundled = new LinkedHashMap<>();
     private DomainPolicy policy = DomainPolicy.denyAll();
 
@@ -329,16 +333,41 @@ public final class Loopx {
       return this;
     }
 
-    /** Uses {@code environment} to resolve runtimes (PATH, java executable, code path). */
+    /**
+     * Uses {@code environment} to resolve runtimes (PATH, java executable, code path). Its {@code
+     * searchPath} is the one PATH (see {@link #hostEnvironment}) unless a host environment with a
+     * {@code PATH} was given.
+     */
     public Builder runtimeEnvironment(RuntimeEnvironment environment) {
       this.runtimeEnvironment = Objects.requireNonNull(environment, "environment");
       return this;
     }
 
-    /** Uses {@code environment} as the host environment handed to providers. */
+    /**
+     * Uses {@code environment} as the host environment handed to providers (default: this
+     * process's).
+     *
+     * <p>One PATH (docs/threat-model.md, P2) is both searched for runtime identities and given to
+     * providers: this environment's {@code PATH} when it has one, otherwise the {@linkplain
+     * RuntimeEnvironment#searchPath() runtime environment's search path} (also when this method is
+     * not called). It is composed once, at {@link #build()}: empty and relative entries are
+     * dropped; providers get the launcher's directory, then that PATH.
+     */
     public Builder hostEnvironment(Map<String, String> environment) {
       this.hostEnvironment = Map.copyOf(environment);
+      this.hostEnvironmentGiven = true;
       return this;
+    }
+
+    private RuntimeEnvironment composedRuntimeEnvironment() {
+      String raw = runtimeEnvironment.searchPath();
+      String hostPath = hostEnvironment.get("PATH");
+      if (hostEnvironmentGiven && hostPath != null) {
+        raw = hostPath;
+      }
+      String path = SearchPath.compose(raw, runtimeEnvironment.javaExecutable().getFileSystem());
+      return new RuntimeEnvironment(
+          path, runtimeEnvironment.javaExecutable(), runtimeEnvironment.codePath());
     }
 
     /** Registers a manifest shipped with the host, installable by {@code id}. */

@@ -17,7 +17,8 @@ import org.apiguardian.api.API;
  * <p>Immutable value.
  *
  * @param searchPath the PATH string: entries separated by {@link File#pathSeparator}; empty and
- *     relative entries are skipped when searching
+ *     relative entries are dropped when a {@link Loopx} composes its one PATH, which a host
+ *     environment's {@code PATH} replaces (see {@link Loopx.Builder#hostEnvironment})
  * @param javaExecutable the absolute path of the {@code java} executable
  * @param codePath absolute class path entries (class directories and jars) in search order; this is
  *     also the class path of {@code java_main} children

@@ -374,4 +374,59 @@ class DispatchTest {
         ErrorKind.NOT_INSTALLED,
         "extension `nope` is not installed");
   }
+
+  /**
+   * A package manager that rewrites the launcher in place while a dispatch runs
+   * (docs/threat-model.md, P2): that dispatch's output is discarded ({@code
+   * entrypoint_changed_during_run}), the proof is revoked, and the dispatches after it find no
+   * doctor-ready provider; the dispatches before it succeed.
+   */
+  @Test
+  void anInPlacePackageUpdateDuringADispatchLoopIsNeverAccepted() throws IOException {
+    Path dir = provider("demo-provider", "[\"demo.read\"]", "[\"demo.read\"]");
+    Path script = dir.resolve("bin/provider");
+    int updateAt = 3;
+    int[] calls = {0};
+    io.loopx.runtime.process.ProcessLauncher os =
+        io.loopx.runtime.internal.process.OsProcessLauncher.create();
+    Loopx loopx =
+        Loopx.builder()
+            .runtimeRoot(tmp.resolve("root"))
+            .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
+            .domainPolicy(DomainPolicy.allowAll())
+            .builtin(new Contract())
+            .processLauncher(
+                request -> {
+                  if (!request.argv().contains("--doctor") && ++calls[0] == updateAt) {
+                    try {
+                      // In place: same inode, new bytes (the update lands while the old run
+                      // starts).
+                      Files.writeString(
+                          script, Files.readString(script).replace(":true,", ":true,\\\"v\\\":2,"));
+                    } catch (IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  }
+                  return os.launch(request);
+                })
+            .build();
+    install(loopx, dir);
+
+    for (int i = 1; i < updateAt; i++) {
+      assertThat(loopx.dispatch(request(), REQUEST, Mode.EXECUTE).toJson().get("status").asString())
+          .isEqualTo("succeeded");
+    }
+    DispatchReceipt raced = loopx.dispatch(request(), REQUEST, Mode.EXECUTE);
+
+    ObjectNode json = raced.toJson();
+    assertThat(json.get("status").asString()).isEqualTo("provider_failed");
+    assertThat(json.get("failure_kind").asString()).isEqualTo("entrypoint_changed_during_run");
+    assertThat(json.get("provider_result").isNull()).isTrue();
+    assertThat(loopx.state().installed(ExtensionId.of("demo-provider")).doctorVerifiedIdentities())
+        .isEmpty();
+    assertFails(
+        () -> loopx.dispatch(request(), REQUEST, Mode.EXECUTE),
+        ErrorKind.RESOLUTION_FAILED,
+        "no enabled, doctor-ready extension implements");
+  }
 }

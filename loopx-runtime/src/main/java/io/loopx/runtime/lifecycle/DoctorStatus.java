@@ -14,6 +14,12 @@ public enum DoctorStatus {
   DOCTOR_NOT_CONFIGURED,
   /** The runtime cannot be resolved (launcher, interpreter or class missing). */
   ENTRYPOINT_MISSING,
+  /**
+   * The runtime resolves to something LoopX refuses to identify: a {@code #!} line over the
+   * kernel's limit, a non-UTF-8 interpreter path, options passed to {@code env}, or an interpreter
+   * that is itself a script.
+   */
+  ENTRYPOINT_UNSUPPORTED,
   /** Resolvable, but no probe was executed (a preview, also when a fresh proof exists). */
   PROBE_REQUIRED,
   /** An executed probe failed. */

@@ -15,7 +15,14 @@ public enum RunFailure {
   /** Stderr exceeded 1,000,000 bytes; LoopX terminated the provider's process group. */
   STDERR_TOO_LARGE,
   /** Stdout was not exactly one strict JSON object (whitespace around it is allowed). */
-  RESPONSE_NOT_JSON_OBJECT;
+  RESPONSE_NOT_JSON_OBJECT,
+  /**
+   * The launcher (or an interpreter, {@code java} or the code source) changed while the provider
+   * ran: its inode, size, modification or change time, or its identity, differ from those taken
+   * with the hash. The provider's output was discarded and the proof of the identity revoked
+   * (docs/threat-model.md, P2).
+   */
+  ENTRYPOINT_CHANGED_DURING_RUN;
 
   /** Returns the snake_case word used on the wire, e.g. {@code response_too_large}. */
   public String wireName() {

@@ -279,6 +279,7 @@ class RunReceiptTest {
             "timeout",
             "response_too_large",
             "stderr_too_large",
-            "response_not_json_object");
+            "response_not_json_object",
+            "entrypoint_changed_during_run");
   }
 }

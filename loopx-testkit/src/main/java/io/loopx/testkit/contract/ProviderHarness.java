@@ -17,6 +17,7 @@ import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.run.ProviderLaunch;
@@ -30,6 +31,7 @@ import io.loopx.runtime.state.ExtensionRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -187,21 +189,24 @@ final class ProviderHarness {
   LaunchResult direct(List<String> extraArgs, byte[] stdin) {
     ExtensionRecord record = record();
     RuntimeSpec spec = runtime();
+    // One PATH, composed as Loopx.Builder composes it: searched for the identity and given to the
+    // provider.
+    RuntimeEnvironment current = RuntimeEnvironment.current();
+    String searchPath =
+        SearchPath.compose(
+            environment.getOrDefault("PATH", current.searchPath()), FileSystems.getDefault());
     RuntimeResolution resolution =
-        RuntimeResolver.of(RuntimeEnvironment.current())
+        RuntimeResolver.of(
+                new RuntimeEnvironment(searchPath, current.javaExecutable(), current.codePath()))
             .resolveSaved(spec.launchTarget(), record.active().entrypointPath().map(Path::of));
     if (!(resolution instanceof RuntimeResolution.Resolved resolved)) {
-      throw new AssertionError(
-          "the runtime of `"
-              + id
-              + "` does not resolve: "
-              + ((RuntimeResolution.Missing) resolution).reason());
+      throw new AssertionError("the runtime of `" + id + "` does not resolve: " + resolution);
     }
     List<String> argv = new ArrayList<>(resolved.commandPrefix());
     argv.addAll(spec.args());
     argv.addAll(extraArgs);
     Map<String, String> env =
-        ProviderLaunch.environment(resolved, environment, id, record.activeRevision());
+        ProviderLaunch.environment(resolved, environment, searchPath, id, record.activeRevision());
     return launcher.launch(
         LaunchRequestBuilder.of(argv)
             .environment(env)

@@ -23,6 +23,7 @@ import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.envelope.EnvelopeBinder;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.lifecycle.Freshness;
+import io.loopx.runtime.internal.run.ChangedDuringRun;
 import io.loopx.runtime.internal.run.ExecuteTimeCheck;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.ProviderOutcomes;
@@ -30,6 +31,7 @@ import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -142,7 +144,12 @@ public final class CapabilityDispatch {
             .stdin(StrictJson.toCompactBytes(bound))
             .build();
     ExecuteTimeCheck.require(store, id, revision, runtime, "dispatch");
-    return ProviderOutcomes.classify(providers.launch(launch));
+    LaunchResult result = providers.launch(launch);
+    if (!freshness.unchangedSince(record, runtime)) {
+      ChangedDuringRun.revoke(store, id, runtime.identity().value(), "dispatch");
+      return ChangedDuringRun.outcome();
+    }
+    return ProviderOutcomes.classify(result);
   }
 
   /**

@@ -30,14 +30,21 @@ public final class FileScan {
 
   private final FileIdentity identity;
   private final byte[] head;
+  private final FileStamp stamp;
 
-  private FileScan(FileIdentity identity, byte[] head) {
+  private FileScan(FileIdentity identity, byte[] head, FileStamp stamp) {
     this.identity = identity;
     this.head = head;
+    this.stamp = stamp;
   }
 
   FileIdentity identity() {
     return identity;
+  }
+
+  /** The file's stamp, taken right before its bytes were read. */
+  FileStamp stamp() {
+    return stamp;
   }
 
   /** Returns a copy of the first bytes that were requested (fewer if the file is shorter). */
@@ -66,6 +73,15 @@ public final class FileScan {
     if (executable.isEmpty()) {
       return Optional.empty();
     }
+    Optional<FileStamp> stamp;
+    try {
+      stamp = FileStamp.read(file);
+    } catch (IOException e) {
+      throw ioFailed(file, e);
+    }
+    if (stamp.isEmpty()) {
+      return Optional.empty();
+    }
     MessageDigest sha256 = sha256();
     byte[] head = new byte[headBytes];
     int headLength = 0;
@@ -89,7 +105,7 @@ public final class FileScan {
     }
     FileIdentity identity =
         new FileIdentity(executable.get(), size, HexFormat.of().formatHex(sha256.digest()));
-    return Optional.of(new FileScan(identity, Arrays.copyOf(head, headLength)));
+    return Optional.of(new FileScan(identity, Arrays.copyOf(head, headLength), stamp.get()));
   }
 
   /**

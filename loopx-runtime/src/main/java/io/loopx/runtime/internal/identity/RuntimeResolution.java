@@ -32,22 +32,38 @@ public sealed interface RuntimeResolution {
    * @param commandPrefix the resolved argv prefix, never empty
    * @param identity the runtime identity
    * @param identityRecord the canonical JSON text whose SHA-256 is {@code identity}
+   * @param stamps the {@link FileStamp}s of the hashed files (launcher and interpreter; {@code
+   *     java} and a code-source jar), each taken right before the file was hashed; compared again
+   *     after a run ({@link #unchangedSince})
    */
   record Resolved(
       Optional<Path> launcherPath,
       List<String> commandPrefix,
       RuntimeIdentity identity,
-      String identityRecord)
+      String identityRecord,
+      List<FileStamp> stamps)
       implements RuntimeResolution {
     /** Validates and copies. */
     public Resolved {
       Objects.requireNonNull(launcherPath, "launcherPath");
       commandPrefix = List.copyOf(commandPrefix);
+      stamps = List.copyOf(stamps);
       Objects.requireNonNull(identity, "identity");
       Objects.requireNonNull(identityRecord, "identityRecord");
       if (commandPrefix.isEmpty()) {
         throw new IllegalArgumentException("commandPrefix must not be empty");
       }
+    }
+
+    /**
+     * Whether {@code after}, the same runtime resolved again, is still this one: same identity,
+     * launcher path and file stamps (docs/threat-model.md, P2: detect and fail closed).
+     */
+    public boolean unchangedSince(RuntimeResolution after) {
+      return after instanceof Resolved a
+          && a.identity().equals(identity)
+          && a.launcherPath().equals(launcherPath)
+          && a.stamps().equals(stamps);
     }
   }
 
@@ -60,6 +76,23 @@ public sealed interface RuntimeResolution {
   record Missing(String reason) implements RuntimeResolution {
     /** Checks the reason is present. */
     public Missing {
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
+  /**
+   * A runtime LoopX refuses to identify because what the kernel or {@code env} would run could
+   * differ from what would be hashed (docs/contract/doctor.md, shebang interpreter): a {@code #!}
+   * line over the kernel's limit, a non-UTF-8 interpreter path, options or several words passed to
+   * {@code env}, or an interpreter that is itself a {@code #!} script. Install and upgrade refuse
+   * it with {@code entrypoint_unsupported}; the doctor reports the status {@code
+   * entrypoint_unsupported}.
+   *
+   * @param reason the stable message, ``entrypoint `<launcher>` is unsupported: <why>``
+   */
+  record Unsupported(String reason) implements RuntimeResolution {
+    /** Checks the reason is present. */
+    public Unsupported {
       Objects.requireNonNull(reason, "reason");
     }
   }

@@ -25,22 +25,30 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@code .} segments dropped, {@code ..} kept, symbolic links not resolved) and it must be a
  * regular file; any other is a name searched on the {@linkplain RuntimeEnvironment#searchPath()
  * PATH}, where the first entry holding a regular file with an execute bit wins (empty and relative
- * entries are skipped). The launcher path is kept as found — symbolic links are not resolved — and
- * is saved as the revision's {@code entrypoint_path}; afterwards {@link #resolveSaved} identifies
- * the file at the saved path and never searches PATH for it again.
+ * entries are skipped; a {@link io.loopx.runtime.Loopx} hands the resolver its one composed {@link
+ * SearchPath}, which providers get too). The launcher path is kept as found — symbolic links are
+ * not resolved — and is saved as the revision's {@code entrypoint_path}; afterwards {@link
+ * #resolveSaved} identifies the file at the saved path and never searches PATH for it again.
  *
  * <p>A launcher that starts with {@code #!} joins its interpreter's identity: the first 256 bytes
  * are read; an absolute interpreter path is used as written; for an interpreter named {@code env}
- * (e.g. {@code #!/usr/bin/env python3}), which must exist, the first argument that is neither an
- * option nor an assignment names the program, looked up in the launcher's directory first, then on
- * PATH. An interpreter that cannot be found, a relative interpreter path or a shebang line longer
- * than the bounded read makes the runtime {@link RuntimeResolution.Missing}. Interpreters are not
- * followed further (an interpreter that is itself a script contributes only its own file identity).
+ * (e.g. {@code #!/usr/bin/env python3}), which must exist, the line's single argument names the
+ * program, looked up in the launcher's directory first, then on PATH. An interpreter that cannot be
+ * found or a relative interpreter path makes the runtime {@link RuntimeResolution.Missing}. The
+ * line is read as bytes the way the kernel reads it ({@link Shebang}); a line that does not end
+ * within 256 bytes, a non-UTF-8 interpreter path, an {@code env} argument that is not one plain
+ * program name (options such as {@code -S}, several words, an assignment) and an interpreter (or
+ * {@code env} program) that is itself a {@code #!} script make it {@link
+ * RuntimeResolution.Unsupported}.
  *
  * <p><b>Java main classes.</b> The class is searched, without loading it, as {@code
  * com/example/Main.class} in the directories and jars of the {@linkplain
  * RuntimeEnvironment#codePath() code path}, in order; the first holding it is the code source. The
  * {@code java} executable must be a regular file.
+ *
+ * <p>Every hashed file's {@link FileStamp} is taken right before it is read and kept in the {@link
+ * RuntimeResolution.Resolved}, so a caller can resolve again after a run and tell whether the files
+ * changed meanwhile ({@link RuntimeResolution.Resolved#unchangedSince}).
  *
  * <p>Immutable and thread-safe. See {@link RuntimeIdentity} for the identity records.
  */
@@ -118,29 +126,59 @@ public final class RuntimeResolver {
     FileIdentity launcherIdentity = scan.get().identity();
     Optional<Shebang> shebang = Shebang.parse(scan.get().head(), launcherIdentity.size());
     Optional<FileIdentity> interpreterIdentity = Optional.empty();
+    List<FileStamp> stamps = new ArrayList<>();
+    stamps.add(scan.get().stamp());
     if (shebang.isPresent()) {
-      Optional<Path> interpreter = interpreter(shebang.get(), launcher);
-      if (interpreter.isEmpty()) {
+      Interpreter found = interpreter(shebang.get(), launcher);
+      if (found instanceof Interpreter.Refused refused) {
+        return new RuntimeResolution.Unsupported(
+            "entrypoint `" + launcher + "` is unsupported: " + refused.why());
+      }
+      if (!(found instanceof Interpreter.Found located)) {
         return missing(
             "interpreter of entrypoint `"
                 + launcher
                 + "` cannot be resolved from `#!"
-                + shebangText(shebang.get())
+                + shebang.get().text()
                 + "`");
       }
-      Optional<FileScan> interpreterScan = FileScan.tryScan(interpreter.get(), 0);
+      Path interpreter = located.path();
+      Optional<FileScan> interpreterScan = FileScan.tryScan(interpreter, 2);
       if (interpreterScan.isEmpty()) {
         return missing(
             "interpreter `"
-                + interpreter.get()
+                + interpreter
                 + "` of entrypoint `"
                 + launcher
                 + "` does not exist or is not a regular file");
       }
+      if (isScript(interpreterScan.get())) {
+        return new RuntimeResolution.Unsupported(
+            "entrypoint `"
+                + launcher
+                + "` is unsupported: its interpreter `"
+                + interpreter
+                + "` is itself a `#!` script");
+      }
       interpreterIdentity = Optional.of(interpreterScan.get().identity());
+      stamps.add(interpreterScan.get().stamp());
     }
     ObjectNode record = RuntimeIdentity.executableRecord(launcherIdentity, interpreterIdentity);
-    return resolved(Optional.of(launcher), List.of(launcher.toString()), record);
+    return resolved(Optional.of(launcher), List.of(launcher.toString()), record, stamps);
+  }
+
+  private static boolean isScript(FileScan scan) {
+    byte[] head = scan.head();
+    return head.length >= 2 && head[0] == '#' && head[1] == '!';
+  }
+
+  /** What a shebang line names: a file, nothing resolvable, or something refused. */
+  private sealed interface Interpreter {
+    record Found(Path path) implements Interpreter {}
+
+    record NotFound() implements Interpreter {}
+
+    record Refused(String why) implements Interpreter {}
   }
 
   private RuntimeResolution resolveJavaMain(LaunchTarget.JavaMain target) {
@@ -154,8 +192,14 @@ public final class RuntimeResolver {
     if (source.isEmpty()) {
       return missing("class `" + className + "` was not found on the code path");
     }
+    Optional<FileStamp> sourceStamp;
+    try {
+      sourceStamp = FileStamp.read(source.get().location());
+    } catch (java.io.IOException e) {
+      throw FileScan.ioFailed(source.get().location(), e);
+    }
     Optional<String> sourceIdentity = CodeSources.identify(source.get());
-    if (sourceIdentity.isEmpty()) {
+    if (sourceIdentity.isEmpty() || sourceStamp.isEmpty()) {
       return missing(
           "code source `" + source.get().location() + "` of class `" + className + "` vanished");
     }
@@ -167,7 +211,10 @@ public final class RuntimeResolver {
             .map(Path::toString)
             .collect(Collectors.joining(File.pathSeparator));
     return resolved(
-        Optional.empty(), List.of(javaExecutable.toString(), "-cp", classPath, className), record);
+        Optional.empty(),
+        List.of(javaExecutable.toString(), "-cp", classPath, className),
+        record,
+        List.of(java.get().stamp(), sourceStamp.get()));
   }
 
   private Optional<Path> locate(LaunchTarget.Executable executable, Path manifestDirectory) {
@@ -187,32 +234,65 @@ public final class RuntimeResolver {
         : Optional.empty();
   }
 
-  private Optional<Path> interpreter(Shebang shebang, Path launcher) {
-    if (!shebang.complete() || shebang.interpreter().isEmpty()) {
-      return Optional.empty();
+  private Interpreter interpreter(Shebang shebang, Path launcher) {
+    Interpreter notFound = new Interpreter.NotFound();
+    if (!shebang.complete()) {
+      return new Interpreter.Refused(
+          "its `#!` line does not end within " + Shebang.LIMIT + " bytes");
+    }
+    if (shebang.interpreterEmpty()) {
+      return notFound;
+    }
+    Optional<String> written = shebang.interpreter();
+    if (written.isEmpty()) {
+      return new Interpreter.Refused("its `#!` interpreter path is not valid UTF-8");
     }
     FileSystem fs = launcher.getFileSystem();
     Path direct;
     try {
-      direct = fs.getPath(shebang.interpreter());
+      direct = fs.getPath(written.get());
     } catch (InvalidPathException e) {
-      return Optional.empty();
+      return notFound;
     }
     if (!direct.isAbsolute()) {
-      return Optional.empty();
+      return notFound;
     }
     Path fileName = direct.getFileName();
     if (fileName == null || !fileName.toString().equals("env")) {
-      return Optional.of(direct);
+      return new Interpreter.Found(direct);
     }
-    if (FileScan.regularFileExecutable(direct).isEmpty()) {
-      return Optional.empty();
+    Optional<FileScan> env =
+        FileScan.regularFileExecutable(direct).isPresent()
+            ? FileScan.tryScan(direct, 2)
+            : Optional.empty();
+    if (env.isEmpty()) {
+      return notFound;
     }
-    Optional<String> program = shebang.envProgram();
-    if (program.isEmpty()) {
-      return Optional.empty();
+    if (isScript(env.get())) {
+      return new Interpreter.Refused("its interpreter `" + direct + "` is itself a `#!` script");
     }
-    String name = program.get();
+    if (!shebang.hasArgument()) {
+      return notFound;
+    }
+    Optional<String> argument = shebang.argument();
+    if (argument.isEmpty()) {
+      return new Interpreter.Refused("its `#!` program name for env is not valid UTF-8");
+    }
+    String name = argument.get();
+    if (name.startsWith("-")) {
+      return new Interpreter.Refused("its `#!` line passes options to env (`" + name + "`)");
+    }
+    if (name.indexOf(' ') >= 0 || name.indexOf('\t') >= 0) {
+      return new Interpreter.Refused(
+          "its `#!` line passes more than one word to env (`" + name + "`)");
+    }
+    if (name.indexOf('=') >= 0) {
+      return new Interpreter.Refused("its `#!` line passes an assignment to env (`" + name + "`)");
+    }
+    return program(name, launcher, fs).<Interpreter>map(Interpreter.Found::new).orElse(notFound);
+  }
+
+  private Optional<Path> program(String name, Path launcher, FileSystem fs) {
     if (name.indexOf('/') >= 0) {
       try {
         Path path = fs.getPath(name);
@@ -283,17 +363,17 @@ public final class RuntimeResolver {
     return out;
   }
 
-  private static String shebangText(Shebang shebang) {
-    List<String> words = new ArrayList<>();
-    words.add(shebang.interpreter());
-    words.addAll(shebang.arguments());
-    return String.join(" ", words);
-  }
-
   private static RuntimeResolution resolved(
-      Optional<Path> launcher, List<String> commandPrefix, ObjectNode record) {
+      Optional<Path> launcher,
+      List<String> commandPrefix,
+      ObjectNode record,
+      List<FileStamp> stamps) {
     return new RuntimeResolution.Resolved(
-        launcher, commandPrefix, RuntimeIdentity.ofRecord(record), CanonicalJson.toText(record));
+        launcher,
+        commandPrefix,
+        RuntimeIdentity.ofRecord(record),
+        CanonicalJson.toText(record),
+        stamps);
   }
 
   private static RuntimeResolution missing(String reason) {

@@ -45,8 +45,11 @@ final class DoctorLadder {
           probed,
           Optional.of(DoctorFailure.DOCTOR_NOT_CONFIGURED));
     }
-    if (probed.isEmpty()) {
+    if (observation instanceof RuntimeObservation.Unresolvable) {
       return blocked(id, version, DoctorStatus.ENTRYPOINT_MISSING, probed, Optional.empty());
+    }
+    if (observation instanceof RuntimeObservation.Unsupported) {
+      return blocked(id, version, DoctorStatus.ENTRYPOINT_UNSUPPORTED, probed, Optional.empty());
     }
     if (probe.isEmpty()) {
       return new DoctorReceipt(

@@ -49,6 +49,18 @@ public final class Freshness {
   }
 
   /**
+   * Returns whether the active runtime of {@code record}, resolved again now from its saved
+   * location, is still {@code before}: same identity, launcher path and file stamps (inode, size,
+   * modification and change time). Checked after every provider run (docs/threat-model.md, P2).
+   */
+  public boolean unchangedSince(ExtensionRecord record, RuntimeResolution.Resolved before) {
+    var runtime = record.active().manifest().runtime().orElseThrow();
+    return before.unchangedSince(
+        resolver.resolveSaved(
+            runtime.launchTarget(), record.active().entrypointPath().map(fileSystem::getPath)));
+  }
+
+  /**
    * Returns the active runtime of {@code record}, resolved now and covered by its proof.
    *
    * @throws io.loopx.api.LoopxException {@code DOCTOR_STALE}, naming the doctor as next action

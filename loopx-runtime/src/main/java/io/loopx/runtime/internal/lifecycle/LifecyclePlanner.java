@@ -59,6 +59,9 @@ final class LifecyclePlanner {
       ActivationState state, Install command, boolean execute, Map<ExtensionId, Observation> obs) {
     ExtensionManifest m = checkInstall(state, command);
     Observation o = observation(obs, m.id());
+    if (o.runtime() instanceof RuntimeObservation.Unsupported unsupported) {
+      return LifecyclePlan.fail(unsupported(unsupported), List.of());
+    }
     DoctorReceipt packet = DoctorLadder.evaluate(m, true, o.runtime(), o.probe());
     if (!execute) {
       return LifecyclePlan.succeed(
@@ -100,6 +103,9 @@ final class LifecyclePlanner {
     ExtensionManifest m = command.manifest();
     ExtensionRecord current = checkUpgrade(state, m);
     Observation o = observation(obs, m.id());
+    if (o.runtime() instanceof RuntimeObservation.Unsupported unsupported) {
+      return LifecyclePlan.fail(unsupported(unsupported), List.of());
+    }
     DoctorReceipt packet = DoctorLadder.evaluate(m, true, o.runtime(), o.probe());
     Optional<io.loopx.api.Revision> previous = Optional.of(current.activeRevision());
     if (!execute) {
@@ -386,6 +392,10 @@ final class LifecyclePlanner {
 
   private static EntryChange change(ExtensionRecord before, ExtensionRecord after) {
     return new EntryChange(before.id(), Optional.of(before), Optional.of(after));
+  }
+
+  private static LoopxException unsupported(RuntimeObservation.Unsupported runtime) {
+    return new LoopxException(ErrorKind.ENTRYPOINT_UNSUPPORTED, runtime.reason());
   }
 
   private static LoopxException notReady(String what, DoctorReceipt packet) {

@@ -31,6 +31,10 @@ final class Prober {
   Observation observe(Target target) {
     RuntimeSpec spec = target.manifest().runtime().orElseThrow();
     RuntimeResolution before = resolve(target);
+    if (before instanceof RuntimeResolution.Unsupported unsupported) {
+      return new Observation(
+          new RuntimeObservation.Unsupported(unsupported.reason()), Optional.empty());
+    }
     if (!(before instanceof RuntimeResolution.Resolved resolved)) {
       return new Observation(
           new RuntimeObservation.Unresolvable(((RuntimeResolution.Missing) before).reason()),
@@ -66,9 +70,7 @@ final class Prober {
       return ProbeOutcome.failed(DoctorFailure.PROBE_NONZERO_EXIT);
     }
     RuntimeResolution after = resolve(target);
-    if (!(after instanceof RuntimeResolution.Resolved a)
-        || !a.identity().equals(before.identity())
-        || !a.launcherPath().equals(before.launcherPath())) {
+    if (!before.unchangedSince(after)) {
       return ProbeOutcome.failed(DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE);
     }
     return ProbeOutcome.PASSED;

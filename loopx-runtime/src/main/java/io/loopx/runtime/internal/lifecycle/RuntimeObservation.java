@@ -35,6 +35,18 @@ public sealed interface RuntimeObservation {
     }
   }
 
+  /**
+   * The runtime is one LoopX refuses to identify ({@code entrypoint_unsupported}).
+   *
+   * @param reason the stable message
+   */
+  record Unsupported(String reason) implements RuntimeObservation {
+    /** Rejects nulls. */
+    public Unsupported {
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
   /** Returns the identity when resolved. */
   default Optional<String> resolvedIdentity() {
     return this instanceof Resolved r ? Optional.of(r.identity()) : Optional.empty();

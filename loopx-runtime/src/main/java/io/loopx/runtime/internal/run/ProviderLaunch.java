@@ -22,20 +22,28 @@ import org.apiguardian.api.API;
 
 /**
  * Starts providers: builds the fixed launch (argv from the resolved runtime and the manifest; the
- * environment of docs/contract/run.md: the host's, PATH prefixed by the launcher's directory,
- * {@code LOOPX_EXTENSION_ID} and {@code LOOPX_EXTENSION_REVISION} set) and hands it to the host's
- * {@link ProcessLauncher}. Shared by the doctor probe, the standalone run and capability dispatch.
- * Thread-safe (immutable).
+ * environment of docs/contract/run.md: the host's, with {@code PATH} the launcher's directory
+ * followed by the one composed {@link io.loopx.runtime.internal.identity.SearchPath} the resolver
+ * searched, {@code LOOPX_EXTENSION_ID} and {@code LOOPX_EXTENSION_REVISION} set) and hands it to
+ * the host's {@link ProcessLauncher}. Shared by the doctor probe, the standalone run and capability
+ * dispatch. Thread-safe (immutable).
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class ProviderLaunch {
   private final ProcessLauncher launcher;
   private final Map<String, String> hostEnvironment;
+  private final String searchPath;
 
-  /** Creates the launch path over {@code launcher} with the host's environment. */
-  public ProviderLaunch(ProcessLauncher launcher, Map<String, String> hostEnvironment) {
+  /**
+   * Creates the launch path over {@code launcher} with the host's environment; {@code searchPath}
+   * (already composed, see {@link io.loopx.runtime.internal.identity.SearchPath}) replaces the host
+   * environment's {@code PATH}.
+   */
+  public ProviderLaunch(
+      ProcessLauncher launcher, Map<String, String> hostEnvironment, String searchPath) {
     this.launcher = launcher;
     this.hostEnvironment = Map.copyOf(hostEnvironment);
+    this.searchPath = searchPath;
   }
 
   /** Returns a launch of {@code runtime} with the manifest's args and then {@code extraArgs}. */
@@ -49,7 +57,7 @@ public final class ProviderLaunch {
     argv.addAll(spec.args());
     argv.addAll(extraArgs);
     return LaunchRequestBuilder.of(argv)
-        .environment(environment(runtime, hostEnvironment, id, revision))
+        .environment(environment(runtime, hostEnvironment, searchPath, id, revision))
         .timeout(Duration.ofSeconds(spec.timeoutSeconds()));
   }
 
@@ -71,17 +79,21 @@ public final class ProviderLaunch {
   public static Map<String, String> environment(
       RuntimeResolution.Resolved runtime,
       Map<String, String> hostEnvironment,
+      String searchPath,
       ExtensionId id,
       Revision revision) {
     Map<String, String> env = new LinkedHashMap<>(hostEnvironment);
+    env.remove("PATH");
     Path launcherDirectory = Path.of(runtime.commandPrefix().get(0)).getParent();
+    List<String> path = new ArrayList<>();
     if (launcherDirectory != null) {
-      String path = env.get("PATH");
-      env.put(
-          "PATH",
-          path == null || path.isEmpty()
-              ? launcherDirectory.toString()
-              : launcherDirectory + File.pathSeparator + path);
+      path.add(launcherDirectory.toString());
+    }
+    if (!searchPath.isEmpty()) {
+      path.add(searchPath);
+    }
+    if (!path.isEmpty()) {
+      env.put("PATH", String.join(File.pathSeparator, path));
     }
     env.put(EnvelopeVerifier.Expectation.ID_VARIABLE, id.value());
     env.put(EnvelopeVerifier.Expectation.REVISION_VARIABLE, revision.value());

@@ -121,6 +121,19 @@ public final class ProviderOutcomes {
       RunRequest request,
       LaunchResult result,
       Optional<Containment> containment) {
+    return runExecuted(manifest, request, classify(result), containment);
+  }
+
+  /**
+   * Returns the receipt of an executed run of {@code manifest} whose outcome is {@code outcome}.
+   *
+   * @throws InvalidValueException when {@code manifest} has no runtime
+   */
+  public static RunReceipt runExecuted(
+      ExtensionManifest manifest,
+      RunRequest request,
+      ProviderOutcome outcome,
+      Optional<Containment> containment) {
     RuntimeSpec runtime = runtime(manifest);
     return new RunReceipt(
         manifest.id(),
@@ -128,7 +141,7 @@ public final class ProviderOutcomes {
         manifest.revision(),
         runtime.protocol(),
         false,
-        classify(result),
+        outcome,
         request.schemaVersion(),
         containment);
   }

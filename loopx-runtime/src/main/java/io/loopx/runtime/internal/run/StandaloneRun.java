@@ -11,6 +11,7 @@ import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.lifecycle.Freshness;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -27,7 +28,9 @@ import org.apiguardian.api.API;
  * runtime resolved now from its saved location, its identity in the proof of the active revision),
  * standalone (no {@code [[provides]]} / {@code [[implements]]}), no permission declared. An execute
  * then starts exactly the runtime that was resolved and identified in the freshness check: the only
- * gap left is the unavoidable one between hashing the files and the kernel's exec.
+ * gap left is the one between hashing the files and the kernel's exec, which is closed by
+ * detection: after the run the runtime is resolved again and its identity and file stamps compared;
+ * a change discards the output ({@code entrypoint_changed_during_run}) and revokes the proof.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class StandaloneRun {
@@ -81,8 +84,13 @@ public final class StandaloneRun {
             .stderrLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
             .build();
     ExecuteTimeCheck.require(store, id, manifest.revision(), runtime, "run");
-    return ProviderOutcomes.runExecuted(
-        manifest, request, providers.launch(launch), providers.containment());
+    LaunchResult result = providers.launch(launch);
+    if (!freshness.unchangedSince(record, runtime)) {
+      ChangedDuringRun.revoke(store, id, runtime.identity().value(), "run");
+      return ProviderOutcomes.runExecuted(
+          manifest, request, ChangedDuringRun.outcome(), providers.containment());
+    }
+    return ProviderOutcomes.runExecuted(manifest, request, result, providers.containment());
   }
 
   private static String declared(ExtensionManifest manifest) {

@@ -6,6 +6,7 @@ import io.loopx.testkit.DocumentedKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -101,6 +102,25 @@ class ExtensionCommandsTest {
 
     ObjectNode e = cli.error("already_installed", "extension", "install", "--manifest", manifest1);
     assertThat(e.get("error").stringValue()).isEqualTo("extension `demo-ext` is already installed");
+  }
+
+  @Test
+  void installOfAnEnvOptionShebangIsEntrypointUnsupportedWithExitTwo() throws IOException {
+    Path script = v1.resolve("bin").resolve("provider");
+    Files.writeString(script, "#!/usr/bin/env -S -u decoy sh\ncat\n");
+
+    for (String[] args :
+        List.of(
+            new String[] {"extension", "install", "--manifest", manifest1},
+            new String[] {"extension", "install", "--manifest", manifest1, "--execute"})) {
+      ObjectNode e = cli.error("entrypoint_unsupported", args);
+      assertThat(e.get("error").stringValue())
+          .isEqualTo(
+              "entrypoint `"
+                  + script
+                  + "` is unsupported: its `#!` line passes options to env (`-S -u decoy sh`)");
+    }
+    assertThat(Files.exists(cli.stateFile())).isFalse();
   }
 
   @Test
