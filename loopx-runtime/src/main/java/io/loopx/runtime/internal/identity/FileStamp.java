@@ -9,6 +9,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What a file is on disk besides its bytes (docs/threat-model.md, P2): its device and inode, size,
@@ -23,6 +24,7 @@ import java.util.Optional;
  * @param modified the modification time
  * @param changed the change time ({@code ctime}), empty without the {@code unix} view
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public record FileStamp(
     Path path, String key, long size, String modified, Optional<String> changed) {
   /** Rejects nulls. */

@@ -5,6 +5,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.InvalidPathException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * The one PATH of a {@link io.loopx.runtime.Loopx} (docs/threat-model.md, P2): composed once from
@@ -13,6 +14,7 @@ import java.util.List;
  * Empty and relative entries are dropped, because {@code env} and the shell resolve them against
  * the provider's working directory, where no file was hashed.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class SearchPath {
   private SearchPath() {}
 

@@ -72,8 +72,8 @@ sealed interface Enclosure {
   /** The programs of the cgroup v2 trampoline: a POSIX shell and {@code env}. */
   record Tools(Path shell, Path env) {
     static Optional<Tools> find() {
-      Optional<Path> shell = OsProcessLauncher.findTool("sh");
-      Optional<Path> env = OsProcessLauncher.findTool("env");
+      Optional<Path> shell = LaunchSupport.findTool("sh");
+      Optional<Path> env = LaunchSupport.findTool("env");
       return shell.isPresent() && env.isPresent()
           ? Optional.of(new Tools(shell.get(), env.get()))
           : Optional.empty();

@@ -6,22 +6,17 @@ import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.Charset;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
@@ -112,9 +107,6 @@ public final class OsProcessLauncher implements ProcessLauncher {
 
   /** POSIX {@code PIPE_BUF} on Linux; a pipe holds at least one page. */
   private static final int PIPE_BUF = 4096;
-
-  private static final List<String> TOOL_DIRECTORIES =
-      List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin");
 
   /**
    * The default most tasks (processes and threads) one call may have at once where a cgroup
@@ -212,7 +204,7 @@ public final class OsProcessLauncher implements ProcessLauncher {
     command.add("--");
     command.add(found.program().get().toString());
     command.addAll(request.argv().subList(1, request.argv().size()));
-    Optional<String> unencodable = unencodable(command, request.environment());
+    Optional<String> unencodable = LaunchSupport.unencodable(command, request.environment());
     if (unencodable.isPresent()) {
       return notStarted(unencodable.get(), started);
     }
@@ -262,20 +254,20 @@ public final class OsProcessLauncher implements ProcessLauncher {
     tasks.add(RunnerTasks.start(stderr));
     if (request.stdinLength() <= PIPE_BUF) {
       // Fits the fresh, empty pipe in one atomic write, so it cannot block: no task needed.
-      feed(process.getOutputStream(), request.stdin());
+      LaunchSupport.feed(process.getOutputStream(), request.stdin());
     } else {
       byte[] input = request.stdin();
       OutputStream pipe = process.getOutputStream();
-      tasks.add(RunnerTasks.start(() -> feed(pipe, input)));
+      tasks.add(RunnerTasks.start(() -> LaunchSupport.feed(pipe, input)));
     }
     tasks.add(
         RunnerTasks.start(
             () -> {
-              awaitExit(process);
+              LaunchSupport.awaitExit(process);
               signals.exited();
             }));
 
-    RunSignals.Stop stop = signals.await(started, saturatedNanos(request.timeout()));
+    RunSignals.Stop stop = signals.await(started, LaunchSupport.saturatedNanos(request.timeout()));
     if (cgroup.isPresent()) {
       cgroup.get().terminate(process, terminationGrace, stop != RunSignals.Stop.EXITED);
     } else {
@@ -288,8 +280,8 @@ public final class OsProcessLauncher implements ProcessLauncher {
     }
     // Close the read ends ourselves. The stdin pipe is closed by its writer task only: closing
     // it here could block behind a write that an escaped reader never drains.
-    closeQuietly(process.getInputStream());
-    closeQuietly(process.getErrorStream());
+    LaunchSupport.closeQuietly(process.getInputStream());
+    LaunchSupport.closeQuietly(process.getErrorStream());
 
     Duration duration = Duration.ofNanos(System.nanoTime() - started);
     LaunchResult result;
@@ -318,91 +310,6 @@ public final class OsProcessLauncher implements ProcessLauncher {
     return LaunchResult.notStarted(reason, Duration.ofNanos(System.nanoTime() - started));
   }
 
-  private static void feed(OutputStream pipe, byte[] input) {
-    try (OutputStream out = pipe) {
-      out.write(input);
-    } catch (IOException e) {
-      // Broken pipe: the process exited or closed stdin without reading it all. Not an error.
-    }
-  }
-
-  private static void awaitExit(Process process) {
-    while (true) {
-      try {
-        process.waitFor();
-        return;
-      } catch (InterruptedException e) {
-        // Only the launcher's pool owns the thread; keep waiting (termination guarantees the exit).
-      }
-    }
-  }
-
-  private static void closeQuietly(Closeable closeable) {
-    try {
-      closeable.close();
-    } catch (IOException e) {
-      // Already closed or broken: nothing left to release.
-    }
-  }
-
-  private static long saturatedNanos(Duration duration) {
-    try {
-      return duration.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
-  }
-
-  /** Returns why a string cannot be passed to the process, if the JVM would have to mangle it. */
-  private static Optional<String> unencodable(List<String> command, Map<String, String> env) {
-    Set<Charset> charsets = new LinkedHashSet<>();
-    charsets.add(Charset.defaultCharset());
-    String jnu = System.getProperty("sun.jnu.encoding");
-    if (jnu != null && Charset.isSupported(jnu)) {
-      charsets.add(Charset.forName(jnu));
-    }
-    List<String> values = new ArrayList<>(command);
-    for (Map.Entry<String, String> entry : env.entrySet()) {
-      values.add(entry.getKey());
-      values.add(entry.getValue());
-    }
-    for (Charset charset : charsets) {
-      for (String value : values) {
-        if (!charset.newEncoder().canEncode(value)) {
-          return Optional.of(
-              "argument or environment value `"
-                  + value
-                  + "` cannot be represented in the platform encoding "
-                  + charset.name()
-                  + " (run the host under a UTF-8 locale)");
-        }
-      }
-    }
-    return Optional.empty();
-  }
-
-  /** Finds {@code name} in the usual tool directories, then on the JVM's PATH. */
-  static Optional<Path> findTool(String name) {
-    List<String> directories = new ArrayList<>(TOOL_DIRECTORIES);
-    String path = System.getenv("PATH");
-    if (path != null) {
-      directories.addAll(List.of(path.split(":")));
-    }
-    for (String directory : directories) {
-      try {
-        Path candidate = Path.of(directory).resolve(name);
-        if (candidate.isAbsolute()
-            && Files.isRegularFile(candidate)
-            && Files.isExecutable(candidate)) {
-          return Optional.of(candidate);
-        }
-      } catch (InvalidPathException e) {
-        // Not a usable PATH entry.
-      }
-    }
-    return Optional.empty();
-  }
-
   @Override
   public String toString() {
     return "OsProcessLauncher[terminationGrace="
@@ -424,8 +331,8 @@ public final class OsProcessLauncher implements ProcessLauncher {
   public static final class Builder {
     private Duration terminationGrace = DEFAULT_TERMINATION_GRACE;
     private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
-    private Optional<Path> setsidCommand = findTool("setsid");
-    private Optional<Path> killCommand = findTool("kill");
+    private Optional<Path> setsidCommand = LaunchSupport.findTool("setsid");
+    private Optional<Path> killCommand = LaunchSupport.findTool("kill");
     private Optional<Enclosure> enclosure = Optional.empty();
     private int pidsLimit = DEFAULT_PIDS_LIMIT;
 

@@ -13,6 +13,7 @@ import io.loopx.runtime.state.ExtensionRecord;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.apiguardian.api.API;
 
 /**
  * Fail closed after a run whose runtime changed while it ran (docs/threat-model.md, P2): the
@@ -20,6 +21,7 @@ import java.util.OptionalInt;
  * and the doctor proof of the identity that was launched is revoked in the state, so the next call
  * is {@code doctor_stale} until the doctor proves the runtime again.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class ChangedDuringRun {
   private static final int ATTEMPTS = 5;
 

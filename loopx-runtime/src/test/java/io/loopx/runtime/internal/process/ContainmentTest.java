@@ -7,6 +7,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.loopx.runtime.internal.state.Reliability;
 import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
@@ -154,7 +155,7 @@ class ContainmentTest {
   @MethodSource("mechanisms")
   void aChildThatMovedToItsOwnProcessGroupDoesNotOutliveTheCall(Enclosure mechanism)
       throws IOException {
-    Optional<Path> perl = OsProcessLauncher.findTool("perl");
+    Optional<Path> perl = LaunchSupport.findTool("perl");
     assumeTrue(perl.isPresent(), "perl is needed to call setpgid");
     Path log = dir.resolve("log");
     Path script =
@@ -187,7 +188,7 @@ class ContainmentTest {
     environment.put("OPTIND", "5");
     environment.put("LOOPX_ENV_0", "not=shifted");
     environment.put("NL", "line one\nline two $HOME `x` \"q\" 'q'");
-    Path env = OsProcessLauncher.findTool("env").orElseThrow();
+    Path env = LaunchSupport.findTool("env").orElseThrow();
 
     LaunchResult printed =
         launcher(mechanism)
@@ -335,6 +336,67 @@ class ContainmentTest {
     assertThat(placement.freezer()).contains(root.resolve("freezer/a"));
     assertThat(placement.pids()).contains(root.resolve("pids"));
     assertThat(placement.v2()).contains(root.resolve("unified/u/v"));
+  }
+
+  // ------------------------------------------------------------------ soak
+
+  /**
+   * The soak: {@code -Dloopx.reliability.containmentCalls} calls (default 6; the {@code
+   * reliability} profile runs 600), round-robin over the mechanisms this machine offers and over
+   * three providers: a pid hopper that exits normally, a SIGTERM-ignoring pid hopper stopped by the
+   * timeout, and a SIGTERM-ignoring fork storm stopped by the timeout. Every recorded process of
+   * every call must be gone when the call returns.
+   */
+  @Test
+  void soakPidHoppersAndForkStormsLeaveNoSurvivor() throws IOException {
+    int calls = Reliability.count("containmentCalls", 6);
+    List<Enclosure> enclosures = mechanisms().toList();
+    Path hopExit =
+        writeScript(
+            dir.resolve("hop-exit"),
+            HOPPER,
+            "( hop \"$1\" ) > /dev/null 2>&1 &",
+            "while [ \"$(wc -l < \"$1\")\" -lt 5 ]; do sleep 0.01; done",
+            "printf done");
+    Path hopTimeout =
+        writeScript(
+            dir.resolve("hop-timeout"),
+            HOPPER,
+            "( trap '' TERM; hop \"$1\" ) > /dev/null 2>&1 &",
+            "while [ \"$(wc -l < \"$1\")\" -lt 5 ]; do sleep 0.01; done",
+            "sleep 30");
+    Path storm =
+        writeScript(
+            dir.resolve("storm"),
+            "trap '' TERM",
+            "me() { read -r s < /proc/self/stat; echo \"$s\" >> \"$1\"; }",
+            "worker() { me \"$1\"; while :; do ( me \"$1\" ); done; }",
+            "for w in 1 2 3; do worker \"$1\" > /dev/null 2>&1 & done",
+            "while [ \"$(wc -l < \"$1\")\" -lt 20 ]; do sleep 0.01; done",
+            "sleep 30");
+    Map<String, Integer> perMechanism = new LinkedHashMap<>();
+    long processes = 0;
+    for (int i = 0; i < calls; i++) {
+      Enclosure mechanism = enclosures.get(i % enclosures.size());
+      int kind = (i / enclosures.size()) % 3;
+      Path log = dir.resolve("soak-" + i);
+      LaunchRequestBuilder request =
+          kind == 0
+              ? request(hopExit, log)
+              : request(kind == 1 ? hopTimeout : storm, log).timeout(Duration.ofMillis(600));
+      LaunchResult result = launcher(mechanism).launch(request.build());
+      assertThat(result.outcome())
+          .as("call %d (%s): %s", i, mechanism, result)
+          .isEqualTo(kind == 0 ? LaunchOutcome.EXITED : LaunchOutcome.TIMED_OUT);
+      processes += assertNothingSurvived(log, kind == 2 ? 20 : 5).size();
+      perMechanism.merge(mechanism.kind().wireName(), 1, Integer::sum);
+    }
+    Reliability.report(
+        "containment-soak.txt",
+        List.of(
+            "pid-hopper and fork-storm calls: " + calls + " " + perMechanism,
+            "provider processes recorded: " + processes,
+            "survivors: 0"));
   }
 
   // ------------------------------------------------------------------ helpers
