@@ -8,6 +8,9 @@ import org.apiguardian.api.API;
  *
  * <ol>
  *   <li>{@link #NOT_STARTED}: the process could not be started; nothing ran.
+ *   <li>{@link #EXECUTABLE_MISMATCH}: the file the kernel executed is not the {@linkplain
+ *       LaunchRequest#executable() expected} one; the process was killed before its stdin was
+ *       written, and its output is discarded.
  *   <li>{@link #TIMED_OUT}: the deadline passed before the process had exited by itself or crossed
  *       a cap. This wins even when a stream also crossed its cap afterwards (while LoopX was
  *       terminating the group).
@@ -25,6 +28,11 @@ import org.apiguardian.api.API;
 public enum LaunchOutcome {
   /** The process could not be started (missing executable, bad working directory, ...). */
   NOT_STARTED,
+  /**
+   * The process ran another file than the expected one (docs/threat-model.md, P2); LoopX killed it
+   * before writing its stdin and discarded its output.
+   */
+  EXECUTABLE_MISMATCH,
   /** The timeout elapsed first; LoopX terminated the whole process group. */
   TIMED_OUT,
   /** Stdout exceeded its limit; LoopX terminated the whole process group. */

@@ -26,6 +26,11 @@ import org.jspecify.annotations.Nullable;
  * @param timeout the wall-clock bound of the run, positive
  * @param stdoutLimit the largest acceptable stdout in bytes; one byte more is over the cap
  * @param stderrLimit the largest acceptable stderr in bytes; one byte more is over the cap
+ * @param executable the stamp of the file the kernel must be executing once the program runs (the
+ *     program itself, or the interpreter of a {@code #!} script), taken when it was hashed; empty
+ *     for no check. A launcher that can see what a process executes ({@code /proc/<pid>/exe})
+ *     compares it right after the start, before it writes stdin, and ends a mismatch as {@link
+ *     LaunchOutcome#EXECUTABLE_MISMATCH}; a launcher that cannot (a fake) ignores it
  */
 // Arrays as components: the accessors copy and equals/hashCode/toString are overridden.
 @SuppressWarnings("ArrayRecordComponent")
@@ -37,7 +42,8 @@ public record LaunchRequest(
     byte[] stdin,
     Duration timeout,
     int stdoutLimit,
-    int stderrLimit) {
+    int stderrLimit,
+    Optional<FileStamp> executable) {
 
   /** The default cap of each output stream: 1,000,000 bytes (docs/contract/run.md). */
   public static final int DEFAULT_OUTPUT_LIMIT = 1_000_000;
@@ -84,6 +90,27 @@ public record LaunchRequest(
     }
     checkLimit("stdout limit", stdoutLimit);
     checkLimit("stderr limit", stderrLimit);
+    Objects.requireNonNull(executable, "executable");
+  }
+
+  /** A request without an {@link #executable()} check. */
+  public LaunchRequest(
+      List<String> argv,
+      Map<String, String> environment,
+      Optional<Path> workingDirectory,
+      byte[] stdin,
+      Duration timeout,
+      int stdoutLimit,
+      int stderrLimit) {
+    this(
+        argv,
+        environment,
+        workingDirectory,
+        stdin,
+        timeout,
+        stdoutLimit,
+        stderrLimit,
+        Optional.empty());
   }
 
   /** Returns a copy of the stdin bytes. */
@@ -107,7 +134,8 @@ public record LaunchRequest(
         && Arrays.equals(that.stdin, stdin)
         && that.timeout.equals(timeout)
         && that.stdoutLimit == stdoutLimit
-        && that.stderrLimit == stderrLimit;
+        && that.stderrLimit == stderrLimit
+        && that.executable.equals(executable);
   }
 
   /** Hashes all components, the stdin bytes by content. */
@@ -120,7 +148,8 @@ public record LaunchRequest(
         Arrays.hashCode(stdin),
         timeout,
         stdoutLimit,
-        stderrLimit);
+        stderrLimit,
+        executable);
   }
 
   /** Describes the request without the environment values or the stdin content. */
@@ -140,6 +169,8 @@ public record LaunchRequest(
         + stdoutLimit
         + ", stderrLimit="
         + stderrLimit
+        + ", executable="
+        + executable.map(FileStamp::key)
         + "]";
   }
 

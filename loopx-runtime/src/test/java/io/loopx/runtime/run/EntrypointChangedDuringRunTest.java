@@ -11,6 +11,9 @@ import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.state.Reliability;
 import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.manifest.LoadedManifest;
+import io.loopx.runtime.process.LaunchOutcome;
+import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +46,12 @@ class EntrypointChangedDuringRunTest {
    * Renames {@code unproven} over {@code launcher} before each run, and the original back after.
    */
   private static ProcessLauncher renamingOver(Path launcher, Path unproven, Path saved) {
+    return renamingOver(launcher, unproven, saved, new ArrayList<>());
+  }
+
+  /** As above, recording every launch's outcome in {@code outcomes}. */
+  private static ProcessLauncher renamingOver(
+      Path launcher, Path unproven, Path saved, List<LaunchOutcome> outcomes) {
     ProcessLauncher os = OsProcessLauncher.create();
     return request -> {
       try {
@@ -53,7 +63,9 @@ class EntrypointChangedDuringRunTest {
             StandardCopyOption.ATOMIC_MOVE,
             StandardCopyOption.REPLACE_EXISTING);
         try {
-          return os.launch(request);
+          LaunchResult result = os.launch(request);
+          outcomes.add(result.outcome());
+          return result;
         } finally {
           Files.move(
               saved, launcher, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -147,5 +159,40 @@ class EntrypointChangedDuringRunTest {
         .isEqualTo("entrypoint_changed_during_probe");
     assertThat(f.loopx.state().installed(id).doctorVerifiedIdentities()).isEmpty();
     assertFails(() -> f.loopx.run(id, utf8("{}"), Mode.EXECUTE), ErrorKind.DOCTOR_STALE, "stale");
+  }
+
+  /**
+   * The prevention half for a native launcher (docs/threat-model.md, P2): other bytes renamed over
+   * the proven binary are killed right after the start, before they get the request ({@code
+   * EXECUTABLE_MISMATCH} at the launcher; the unproven program is a copy of {@code cat}, which
+   * would echo its request), and the receipt fails as for the detection.
+   */
+  @Test
+  void aNativeLauncherRenamedOverIsKilledBeforeItGetsTheRequest() throws IOException {
+    RunFixture f = new RunFixture(tmp);
+    RunFixture.Spec spec = RunFixture.Spec.of("native", "").args("{\"ok\":true}");
+    f.write(spec);
+    Path launcher = f.script("native");
+    Files.copy(Path.of("/bin/echo"), launcher, StandardCopyOption.REPLACE_EXISTING);
+    ExtensionId id = ExtensionId.of("native");
+    f.loopx.install(LoadedManifest.load(f.dir("native").resolve("extension.toml")), Mode.EXECUTE);
+    assertThat(f.loopx.run(id, utf8("{}"), Mode.EXECUTE).outcome().status())
+        .isEqualTo(RunStatus.SUCCEEDED);
+    Path unproven = tmp.resolve("unproven");
+    Files.copy(Path.of("/bin/cat"), unproven);
+    List<LaunchOutcome> outcomes = new ArrayList<>();
+    Loopx raced =
+        Loopx.builder()
+            .stateFile(f.stateFile)
+            .hostEnvironment(RunFixture.HOST_ENV)
+            .processLauncher(renamingOver(launcher, unproven, tmp.resolve("saved"), outcomes))
+            .build();
+
+    RunReceipt receipt = raced.run(id, utf8("{}"), Mode.EXECUTE);
+
+    assertThat(outcomes).containsExactly(LaunchOutcome.EXECUTABLE_MISMATCH);
+    assertThat(receipt.outcome().failure()).contains(RunFailure.ENTRYPOINT_CHANGED_DURING_RUN);
+    assertThat(receipt.outcome().providerResult()).isEmpty();
+    assertThat(f.loopx.state().installed(id).doctorVerifiedIdentities()).isEmpty();
   }
 }

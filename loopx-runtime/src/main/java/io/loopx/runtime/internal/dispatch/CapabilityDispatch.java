@@ -30,6 +30,7 @@ import io.loopx.runtime.internal.run.ProviderOutcomes;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.process.Containment;
+import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
@@ -145,7 +146,8 @@ public final class CapabilityDispatch {
             .build();
     ExecuteTimeCheck.require(store, id, revision, runtime, "dispatch");
     LaunchResult result = providers.launch(launch);
-    if (!freshness.unchangedSince(record, runtime)) {
+    if (result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH
+        || !freshness.unchangedSince(record, runtime)) {
       ChangedDuringRun.revoke(store, id, runtime.identity().value(), "dispatch");
       return ChangedDuringRun.outcome();
     }

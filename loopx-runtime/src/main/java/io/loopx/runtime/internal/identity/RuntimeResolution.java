@@ -1,5 +1,6 @@
 package io.loopx.runtime.internal.identity;
 
+import io.loopx.runtime.process.FileStamp;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -53,6 +54,19 @@ public sealed interface RuntimeResolution {
       if (commandPrefix.isEmpty()) {
         throw new IllegalArgumentException("commandPrefix must not be empty");
       }
+    }
+
+    /**
+     * Returns the stamp of the file the kernel executes: the interpreter of a {@code #!} launcher
+     * (the program {@code env} runs for {@code #!/usr/bin/env NAME}), else the launcher itself, or
+     * {@code java} for a {@code java_main} class; empty without stamps.
+     */
+    public Optional<FileStamp> executed() {
+      if (stamps.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          launcherPath.isPresent() && stamps.size() == 2 ? stamps.get(1) : stamps.get(0));
     }
 
     /**

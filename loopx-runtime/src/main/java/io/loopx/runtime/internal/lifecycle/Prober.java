@@ -63,6 +63,9 @@ final class Prober {
 
   private ProbeOutcome outcome(
       LaunchResult result, RuntimeResolution.Resolved before, Target target) {
+    if (result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH) {
+      return ProbeOutcome.failed(DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE);
+    }
     if (result.outcome() != LaunchOutcome.EXITED) {
       return ProbeOutcome.failed(DoctorFailure.PROBE_EXECUTION_FAILED);
     }

@@ -1,5 +1,6 @@
 package io.loopx.runtime.internal.process;
 
+import io.loopx.runtime.process.FileStamp;
 import io.loopx.runtime.process.LaunchRequest;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +25,7 @@ public final class LaunchRequestBuilder {
   private Duration timeout = LaunchRequest.DEFAULT_TIMEOUT;
   private int stdoutLimit = LaunchRequest.DEFAULT_OUTPUT_LIMIT;
   private int stderrLimit = LaunchRequest.DEFAULT_OUTPUT_LIMIT;
+  private Optional<FileStamp> executable = Optional.empty();
 
   private LaunchRequestBuilder(List<String> argv) {
     this.argv = new ArrayList<>(Objects.requireNonNull(argv, "argv"));
@@ -70,9 +72,15 @@ public final class LaunchRequestBuilder {
     return this;
   }
 
+  /** Sets the expected {@link LaunchRequest#executable()}. Default: no check. */
+  public LaunchRequestBuilder executable(FileStamp stamp) {
+    this.executable = Optional.of(Objects.requireNonNull(stamp, "stamp"));
+    return this;
+  }
+
   /** Builds and validates the request (see {@link LaunchRequest#LaunchRequest}). */
   public LaunchRequest build() {
     return new LaunchRequest(
-        argv, environment, workingDirectory, stdin, timeout, stdoutLimit, stderrLimit);
+        argv, environment, workingDirectory, stdin, timeout, stdoutLimit, stderrLimit, executable);
   }
 }

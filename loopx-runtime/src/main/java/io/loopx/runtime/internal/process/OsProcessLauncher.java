@@ -124,6 +124,7 @@ public final class OsProcessLauncher implements ProcessLauncher {
   private final Optional<Path> killCommand;
   private final Enclosure enclosure;
   private final int pidsLimit;
+  private final ExecutedFile executedFile;
 
   private OsProcessLauncher(Builder builder) {
     this.terminationGrace = builder.terminationGrace;
@@ -132,6 +133,7 @@ public final class OsProcessLauncher implements ProcessLauncher {
     this.killCommand = builder.killCommand;
     this.enclosure = builder.enclosure.orElseGet(Cgroups::system);
     this.pidsLimit = builder.pidsLimit;
+    this.executedFile = builder.executedFile.orElseGet(ExecutedFile::forThisJvm);
   }
 
   /** Returns a launcher with the default grace and drain timeout. */
@@ -236,14 +238,18 @@ public final class OsProcessLauncher implements ProcessLauncher {
       return notStarted("cannot start `" + program + "`: " + e.getMessage(), started);
     }
     try {
-      return supervise(process, request, started, cgroup);
+      return supervise(process, request, started, cgroup, builder.command());
     } finally {
       cgroup.ifPresent(CallCgroup::remove);
     }
   }
 
   private LaunchResult supervise(
-      Process process, LaunchRequest request, long started, Optional<CallCgroup> cgroup) {
+      Process process,
+      LaunchRequest request,
+      long started,
+      Optional<CallCgroup> cgroup,
+      List<String> launched) {
     RunSignals signals = new RunSignals();
     StreamDrain stdout =
         new StreamDrain(process.getInputStream(), request.stdoutLimit(), signals::overLimit);
@@ -252,6 +258,14 @@ public final class OsProcessLauncher implements ProcessLauncher {
     List<RunnerTasks.Task> tasks = new ArrayList<>();
     tasks.add(RunnerTasks.start(stdout));
     tasks.add(RunnerTasks.start(stderr));
+    long deadline = started + LaunchSupport.saturatedNanos(request.timeout());
+    ExecutedFile.Verdict verdict =
+        request.executable().isPresent()
+            ? executedFile.check(process.pid(), request.executable().get(), launched, deadline)
+            : new ExecutedFile.Verdict.Undecided("no expected file");
+    if (verdict instanceof ExecutedFile.Verdict.Mismatch) {
+      return mismatch(process, tasks, started, cgroup);
+    }
     if (request.stdinLength() <= PIPE_BUF) {
       // Fits the fresh, empty pipe in one atomic write, so it cannot block: no task needed.
       LaunchSupport.feed(process.getOutputStream(), request.stdin());
@@ -301,6 +315,31 @@ public final class OsProcessLauncher implements ProcessLauncher {
     return result;
   }
 
+  /**
+   * Ends a process that executes another file than the expected one: killed at once, its stdin
+   * never written, its output discarded.
+   */
+  private LaunchResult mismatch(
+      Process process, List<RunnerTasks.Task> tasks, long started, Optional<CallCgroup> cgroup) {
+    if (cgroup.isPresent()) {
+      cgroup.get().terminate(process, Duration.ZERO, true);
+    } else {
+      new ProcessGroup(process, killCommand).terminate(Duration.ZERO, started);
+    }
+    LaunchSupport.closeQuietly(process.getOutputStream());
+    long joinStart = System.nanoTime();
+    for (RunnerTasks.Task task : tasks) {
+      task.join(drainTimeout.toNanos() - (System.nanoTime() - joinStart));
+    }
+    LaunchSupport.closeQuietly(process.getInputStream());
+    LaunchSupport.closeQuietly(process.getErrorStream());
+    return LaunchResult.stopped(
+        LaunchOutcome.EXECUTABLE_MISMATCH,
+        new byte[0],
+        new byte[0],
+        Duration.ofNanos(System.nanoTime() - started));
+  }
+
   private static LaunchResult stopped(
       LaunchOutcome outcome, StreamDrain stdout, StreamDrain stderr, Duration duration) {
     return LaunchResult.stopped(outcome, stdout.bytes(), stderr.bytes(), duration);
@@ -335,8 +374,15 @@ public final class OsProcessLauncher implements ProcessLauncher {
     private Optional<Path> killCommand = LaunchSupport.findTool("kill");
     private Optional<Enclosure> enclosure = Optional.empty();
     private int pidsLimit = DEFAULT_PIDS_LIMIT;
+    private Optional<ExecutedFile> executedFile = Optional.empty();
 
     private Builder() {}
+
+    /** Test seam: the check of {@link LaunchRequest#executable()} with other launcher stages. */
+    Builder executedFile(ExecutedFile check) {
+      this.executedFile = Optional.of(check);
+      return this;
+    }
 
     /**
      * Sets the most tasks (processes and threads) one call may have at once (1..{@link

@@ -46,7 +46,11 @@ public final class ProviderLaunch {
     this.searchPath = searchPath;
   }
 
-  /** Returns a launch of {@code runtime} with the manifest's args and then {@code extraArgs}. */
+  /**
+   * Returns a launch of {@code runtime} with the manifest's args and then {@code extraArgs}, which
+   * the launcher checks executes the {@linkplain RuntimeResolution.Resolved#executed() hashed
+   * file}.
+   */
   public LaunchRequestBuilder request(
       RuntimeResolution.Resolved runtime,
       RuntimeSpec spec,
@@ -56,9 +60,12 @@ public final class ProviderLaunch {
     List<String> argv = new ArrayList<>(runtime.commandPrefix());
     argv.addAll(spec.args());
     argv.addAll(extraArgs);
-    return LaunchRequestBuilder.of(argv)
-        .environment(environment(runtime, hostEnvironment, searchPath, id, revision))
-        .timeout(Duration.ofSeconds(spec.timeoutSeconds()));
+    LaunchRequestBuilder builder =
+        LaunchRequestBuilder.of(argv)
+            .environment(environment(runtime, hostEnvironment, searchPath, id, revision))
+            .timeout(Duration.ofSeconds(spec.timeoutSeconds()));
+    runtime.executed().ifPresent(builder::executable);
+    return builder;
   }
 
   /** Returns how the launcher contains the providers it starts (for receipts). */

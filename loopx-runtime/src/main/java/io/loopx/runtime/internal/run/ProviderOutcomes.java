@@ -34,9 +34,9 @@ public final class ProviderOutcomes {
   }
 
   /**
-   * Classifies a subprocess launch: could not start → timeout → stdout over the cap → stderr over
-   * the cap → stdout not exactly one JSON object → non-zero exit or {@code "ok": false} →
-   * succeeded.
+   * Classifies a subprocess launch: could not start → another file executed ({@code
+   * entrypoint_changed_during_run}) → timeout → stdout over the cap → stderr over the cap → stdout
+   * not exactly one JSON object → non-zero exit or {@code "ok": false} → succeeded.
    */
   public static ProviderOutcome classify(LaunchResult result) {
     byte[] stdout = result.stdout();
@@ -50,6 +50,8 @@ public final class ProviderOutcomes {
     switch (result.outcome()) {
       case NOT_STARTED:
         return failed(RunStatus.PROVIDER_FAILED, RunFailure.EXECUTION_FAILED, object);
+      case EXECUTABLE_MISMATCH:
+        return ChangedDuringRun.outcome();
       case TIMED_OUT:
         return failed(RunStatus.PROVIDER_FAILED, RunFailure.TIMEOUT, object);
       case STDOUT_OVER_LIMIT:

@@ -10,6 +10,7 @@ import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.lifecycle.Freshness;
 import io.loopx.runtime.internal.state.ExtensionRecords;
+import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.RunReceipt;
@@ -85,7 +86,8 @@ public final class StandaloneRun {
             .build();
     ExecuteTimeCheck.require(store, id, manifest.revision(), runtime, "run");
     LaunchResult result = providers.launch(launch);
-    if (!freshness.unchangedSince(record, runtime)) {
+    if (result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH
+        || !freshness.unchangedSince(record, runtime)) {
       ChangedDuringRun.revoke(store, id, runtime.identity().value(), "run");
       return ProviderOutcomes.runExecuted(
           manifest, request, ChangedDuringRun.outcome(), providers.containment());

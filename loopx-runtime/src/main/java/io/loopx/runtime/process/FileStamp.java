@@ -1,4 +1,4 @@
-package io.loopx.runtime.internal.identity;
+package io.loopx.runtime.process;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,13 +18,16 @@ import org.apiguardian.api.API;
  * changes its change time. Where the {@code unix} attribute view is missing (an in-memory file
  * system) the file key, size and modification time are used. Links are followed. Immutable value.
  *
+ * <p>A {@link LaunchRequest#executable() launch request} carries the stamp of the file the kernel
+ * must be executing once the provider runs; {@link #sameFileAs} compares it with what runs.
+ *
  * @param path the file as named
  * @param key the device and inode ({@code dev:ino}), or the file key
  * @param size the size in bytes
  * @param modified the modification time
  * @param changed the change time ({@code ctime}), empty without the {@code unix} view
  */
-@API(status = API.Status.INTERNAL, since = "0.1")
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record FileStamp(
     Path path, String key, long size, String modified, Optional<String> changed) {
   /** Rejects nulls. */
@@ -69,5 +72,16 @@ public record FileStamp(
     } catch (IOException e) {
       return false;
     }
+  }
+
+  /**
+   * Whether {@code other} is the same file (device and inode) with the same size and times; the
+   * paths may differ (for example {@code /proc/<pid>/exe} and the hashed path).
+   */
+  public boolean sameFileAs(FileStamp other) {
+    return key.equals(other.key)
+        && size == other.size
+        && modified.equals(other.modified)
+        && changed.equals(other.changed);
   }
 }
