@@ -112,6 +112,7 @@ class LaunchResultTest {
     assertThat(LaunchOutcome.values())
         .containsExactly(
             LaunchOutcome.NOT_STARTED,
+            LaunchOutcome.EXECUTABLE_MISMATCH,
             LaunchOutcome.TIMED_OUT,
             LaunchOutcome.STDOUT_OVER_LIMIT,
             LaunchOutcome.STDERR_OVER_LIMIT,
