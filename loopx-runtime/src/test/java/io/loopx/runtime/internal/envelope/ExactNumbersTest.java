@@ -14,8 +14,13 @@ import io.loopx.api.envelope.EnvelopeVerifier.Expectation;
 import io.loopx.api.envelope.ExecutionEnvelope;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.json.StrictJson;
+import io.loopx.runtime.internal.state.Reliability;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -46,6 +51,32 @@ class ExactNumbersTest {
 
   private static EnvelopeBinder.Bound bind(ObjectNode request) {
     return EnvelopeBinder.bindForWire(ACTION, scope(), ID, REVISION, request);
+  }
+
+  private static final AtomicInteger BOUND = new AtomicInteger();
+  private static final AtomicInteger REFUSED = new AtomicInteger();
+
+  /** {@code -Dloopx.reliability.exactNumbers}, default 4000 per property. */
+  private static int examples() {
+    return Reliability.count("exactNumbers", 4000);
+  }
+
+  @AfterAll
+  static void writeTally() {
+    Reliability.report(
+        "exact-numbers.txt",
+        List.of(
+            String.format(
+                Locale.ROOT,
+                "exact-numbers: %d ES6 forms of doubles at the boundaries (subnormals, MIN_VALUE,"
+                    + " MIN_NORMAL, MAX_VALUE, 2^53 +- k, powers of ten, random bits) bound and"
+                    + " received with the digested value; %d decimals perturbed beyond double"
+                    + " precision refused as request_invalid naming the number (%d asked per"
+                    + " property, repeats skipped; QT_SEED %s)",
+                BOUND.get(),
+                REFUSED.get(),
+                examples(),
+                System.getProperty("QT_SEED", "random"))));
   }
 
   private static String es6(double d) {
@@ -236,7 +267,7 @@ class ExactNumbersTest {
 
   @Test
   void everyEs6FormIsBoundAndReachesTheProviderWithTheDigestedValue() {
-    qt().withExamples(4000)
+    qt().withExamples(examples())
         .forAll(boundaryDoubles())
         .checkAssert(
             d -> {
@@ -251,6 +282,7 @@ class ExactNumbersTest {
               assertThat(received.get("n").decimalValue()).isEqualByComparingTo(digested);
               assertThat(received.get("n").decimalValue().doubleValue())
                   .isEqualTo(d == 0 ? 0.0 : d);
+              BOUND.incrementAndGet();
               assertThat(ExecutionEnvelope.requestDigest(request))
                   .isEqualTo(
                       ExecutionEnvelope.requestDigest(
@@ -260,7 +292,7 @@ class ExactNumbersTest {
 
   @Test
   void aDecimalPerturbedBeyondDoublePrecisionIsRefused() {
-    qt().withExamples(4000)
+    qt().withExamples(examples())
         .forAll(boundaryDoubles(), in -> in.next(Constraint.between(1, 9)))
         .checkAssert(
             (d, digit) -> {
@@ -280,6 +312,7 @@ class ExactNumbersTest {
                         assertThat(e.getMessage())
                             .startsWith("request number " + cut(perturbed.toString()));
                       });
+              REFUSED.incrementAndGet();
             });
   }
 
