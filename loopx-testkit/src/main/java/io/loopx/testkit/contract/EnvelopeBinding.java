@@ -68,7 +68,8 @@ public record EnvelopeBinding(
    * re-verifies it with {@link EnvelopeVerifier}.
    *
    * @throws LoopxException of kind {@link ErrorKind#REQUEST_INVALID} if {@code request} already
-   *     holds an envelope or is not I-JSON
+   *     holds an envelope, is not I-JSON, holds a number that is not exactly the ES6 form of its
+   *     nearest double, or is over 1,000,000 bytes once bound (docs/contract/dispatch.md#binding)
    * @throws InvalidValueException if the scope is over {@value ExecutionEnvelope#MAX_SCOPE_BYTES}
    *     canonical bytes or not I-JSON
    */

@@ -7,7 +7,6 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.Permission;
 import io.loopx.api.Revision;
 import io.loopx.api.json.CanonicalJson;
-import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.spi.BuiltinProvider;
@@ -110,8 +109,9 @@ public final class CapabilityDispatch {
           "domain policy denied `" + request.action() + "`: " + decision.reason().orElse(""));
     }
     ExtensionId envelopeId = ExtensionId.of(provider.id());
-    ObjectNode bound =
-        EnvelopeBinder.bind(request.action(), request.scope(), envelopeId, revision, input.body());
+    EnvelopeBinder.Bound bound =
+        EnvelopeBinder.bindForWire(
+            request.action(), request.scope(), envelopeId, revision, input.body());
     ProviderOutcome outcome;
     Optional<Containment> containment = Optional.empty();
     if (!mode.executes()) {
@@ -120,7 +120,7 @@ public final class CapabilityDispatch {
       outcome = runExtension(envelopeId, revision, request, bound);
       containment = providers.containment();
     } else {
-      outcome = runBuiltin(resolved.implementation().inProcess().orElseThrow(), bound);
+      outcome = runBuiltin(resolved.implementation().inProcess().orElseThrow(), bound.request());
     }
     return new DispatchReceipt(
         request.capabilityId(),
@@ -134,7 +134,7 @@ public final class CapabilityDispatch {
   }
 
   private ProviderOutcome runExtension(
-      ExtensionId id, Revision revision, DispatchRequest request, ObjectNode bound) {
+      ExtensionId id, Revision revision, DispatchRequest request, EnvelopeBinder.Bound bound) {
     ExtensionRecord record = ExtensionRecords.requireEnabled(currentRecord(id));
     ExecuteTimeCheck.requireRevision(record, revision, "dispatch");
     RuntimeResolution.Resolved runtime = freshness.requireFresh(record);
@@ -142,7 +142,7 @@ public final class CapabilityDispatch {
     LaunchRequest launch =
         providers
             .request(runtime, spec, request.extraArgs(), id, revision)
-            .stdin(StrictJson.toCompactBytes(bound))
+            .stdin(bound.stdin())
             .build();
     ExecuteTimeCheck.require(store, id, revision, runtime, "dispatch");
     LaunchResult result = providers.launch(launch);

@@ -9,6 +9,8 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.envelope.ExecutionEnvelope;
+import io.loopx.api.json.StrictJson;
+import io.loopx.runtime.internal.run.RunRequest;
 import java.util.Map;
 import java.util.Objects;
 import org.apiguardian.api.API;
@@ -32,9 +34,17 @@ import tools.jackson.databind.node.ObjectNode;
  *       (caller input);
  *   <li>the request is I-JSON, so that it has a canonical digest, else {@link
  *       ErrorKind#REQUEST_INVALID} naming the value (caller input);
+ *   <li>every number in it, as written to the provider, is exactly the value the digest binds: the
+ *       ES6 form of its nearest double ({@link ExactNumbers}), else {@link
+ *       ErrorKind#REQUEST_INVALID} naming the number and its JSON pointer (caller input);
  *   <li>the scope is a non-empty object of at most {@value ExecutionEnvelope#MAX_SCOPE_BYTES}
  *       canonical bytes, else an {@link InvalidValueException} ({@link ErrorKind#INVALID_VALUE}):
- *       the host derives the scope, so a bad one is a host programming error, not caller input.
+ *       the host derives the scope, so a bad one is a host programming error, not caller input;
+ *   <li>the bound request, compact UTF-8 as the provider receives it, is at most {@value
+ *       RunRequest#MAX_BYTES} bytes (the cap of {@code ProviderMain}), else {@link
+ *       ErrorKind#REQUEST_INVALID} <i>the request with its execution envelope exceeds the
+ *       1000000-byte limit</i> (caller input: the caller's bytes can grow when re-serialised,
+ *       {@code 1e5} becomes {@code 1E+5}, and the envelope adds a few hundred bytes).
  * </ol>
  *
  * <p>Stateless and thread-safe. The inputs are never modified.
@@ -42,7 +52,20 @@ import tools.jackson.databind.node.ObjectNode;
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class EnvelopeBinder {
 
+  /** The message of a bound request over the limit; {@code ": <n> bytes"} follows it. */
+  public static final String TOO_LARGE =
+      "the request with its execution envelope exceeds the " + RunRequest.MAX_BYTES + "-byte limit";
+
   private EnvelopeBinder() {}
+
+  /**
+   * A bound request and its bytes on the wire.
+   *
+   * @param request the bound request (what an in-process provider receives)
+   * @param stdin the compact UTF-8 form of {@code request} (what a subprocess receives), not copied
+   */
+  @SuppressWarnings("ArrayRecordComponent") // internal; created once, read once
+  public record Bound(ObjectNode request, byte[] stdin) {}
 
   /**
    * Returns a new object: a deep copy of {@code request} with its keys in their order, followed by
@@ -50,11 +73,23 @@ public final class EnvelopeBinder {
    * envelope} that binds {@code action}, {@code scope}, the extension and the request's digest.
    *
    * @throws LoopxException of kind {@link ErrorKind#REQUEST_INVALID} if the request already holds a
-   *     top-level {@value ExecutionEnvelope#REQUEST_KEY} key or is not I-JSON
+   *     top-level {@value ExecutionEnvelope#REQUEST_KEY} key, is not I-JSON, holds a number that is
+   *     not exactly a double or is over the limit once bound
    * @throws InvalidValueException if the scope is empty, not I-JSON or over {@value
    *     ExecutionEnvelope#MAX_SCOPE_BYTES} canonical bytes (a host programming error)
    */
   public static ObjectNode bind(
+      ActionToken action, ObjectNode scope, ExtensionId id, Revision revision, ObjectNode request) {
+    return bindForWire(action, scope, id, revision, request).request();
+  }
+
+  /**
+   * As {@link #bind}, also returning the bytes a provider subprocess receives on stdin.
+   *
+   * @throws LoopxException as {@link #bind}
+   * @throws InvalidValueException as {@link #bind}
+   */
+  public static Bound bindForWire(
       ActionToken action, ObjectNode scope, ExtensionId id, Revision revision, ObjectNode request) {
     Objects.requireNonNull(action, "action");
     Objects.requireNonNull(scope, "scope");
@@ -73,12 +108,18 @@ public final class EnvelopeBinder {
       throw new LoopxException(
           ErrorKind.REQUEST_INVALID, "request has no canonical JSON form: " + e.getMessage(), e);
     }
+    ExactNumbers.require(request);
     ExecutionEnvelope envelope = new ExecutionEnvelope(action, scope, id, revision, digest);
     ObjectNode bound = JsonNodeFactory.instance.objectNode();
     for (Map.Entry<String, JsonNode> e : request.properties()) {
       bound.set(e.getKey(), e.getValue().deepCopy());
     }
     bound.set(ExecutionEnvelope.REQUEST_KEY, envelope.toJson());
-    return bound;
+    byte[] stdin = StrictJson.toCompactBytes(bound);
+    if (stdin.length > RunRequest.MAX_BYTES) {
+      throw new LoopxException(
+          ErrorKind.REQUEST_INVALID, TOO_LARGE + ": " + stdin.length + " bytes");
+    }
+    return new Bound(bound, stdin);
   }
 }

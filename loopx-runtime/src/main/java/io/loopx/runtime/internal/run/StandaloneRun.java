@@ -24,14 +24,17 @@ import org.apiguardian.api.API;
 /**
  * The managed run of a standalone extension (docs/contract/run.md), behind {@code Loopx.run}.
  *
- * <p>The request has already been validated (before any state is read). Then, on one read of the
- * activation state, in this order and in previews too: installed, enabled, doctor proof fresh (the
- * runtime resolved now from its saved location, its identity in the proof of the active revision),
- * standalone (no {@code [[provides]]} / {@code [[implements]]}), no permission declared. An execute
- * then starts exactly the runtime that was resolved and identified in the freshness check: the only
- * gap left is the one between hashing the files and the kernel's exec, which is closed by
- * detection: after the run the runtime is resolved again and its identity and file stamps compared;
- * a change discards the output ({@code entrypoint_changed_during_run}) and revokes the proof.
+ * <p>The request has already been validated; first, still before any state is read, its
+ * re-serialised form, the bytes the provider receives, is held to the same {@link
+ * RunRequest#MAX_BYTES} cap ({@code 1e5} is re-spelled {@code 1E+5}, so it can grow). Then, on one
+ * read of the activation state, in this order and in previews too: installed, enabled, doctor proof
+ * fresh (the runtime resolved now from its saved location, its identity in the proof of the active
+ * revision), standalone (no {@code [[provides]]} / {@code [[implements]]}), no permission declared.
+ * An execute then starts exactly the runtime that was resolved and identified in the freshness
+ * check: the only gap left is the one between hashing the files and the kernel's exec, which is
+ * closed by detection: after the run the runtime is resolved again and its identity and file stamps
+ * compared; a change discards the output ({@code entrypoint_changed_during_run}) and revokes the
+ * proof.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class StandaloneRun {
@@ -48,6 +51,16 @@ public final class StandaloneRun {
 
   /** Runs extension {@code id} with the validated {@code request}; a preview starts nothing. */
   public RunReceipt run(ExtensionId id, RunRequest request, Mode mode) {
+    byte[] stdin = request.providerInput();
+    if (stdin.length > RunRequest.MAX_BYTES) {
+      throw new LoopxException(
+          ErrorKind.REQUEST_INVALID,
+          "request exceeds the "
+              + RunRequest.MAX_BYTES
+              + "-byte limit once re-serialised for the provider: "
+              + stdin.length
+              + " bytes");
+    }
     ExtensionRecord record = ExtensionRecords.requireEnabled(store.read().installed(id));
     ExtensionManifest manifest = record.active().manifest();
     RuntimeResolution.Resolved runtime = freshness.requireFresh(record);
@@ -80,7 +93,7 @@ public final class StandaloneRun {
     LaunchRequest launch =
         providers
             .request(runtime, spec, List.of(), id, manifest.revision())
-            .stdin(request.providerInput())
+            .stdin(stdin)
             .stdoutLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
             .stderrLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
             .build();

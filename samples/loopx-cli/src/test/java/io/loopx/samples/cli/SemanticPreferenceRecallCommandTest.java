@@ -392,6 +392,38 @@ class SemanticPreferenceRecallCommandTest {
     assertThat(e.get("error").stringValue()).isEqualTo("request exceeds the 1000000-byte limit");
   }
 
+  /**
+   * Issue 13 §2 and §3: the host checks what it sends. A 999,900-byte request passes the input cap
+   * but not with its envelope; a number the digest would round is not bound. Neither reaches the
+   * provider, in a preview or an execute.
+   */
+  @Test
+  void whatTheHostWouldSendIsCheckedBeforeTheProviderStarts() throws IOException {
+    Path dir = install("recall-local");
+    String head = "{\"schema_version\":\"semantic_preference_request_v0\",\"query\":\"";
+    String tail = "\",\"limit\":2}";
+    Files.writeString(request, head + "x".repeat(999_900 - head.length() - tail.length()) + tail);
+    assertThat(Files.size(request)).isEqualTo(999_900);
+    for (ObjectNode e : List.of(recall(2), recall(2, "--execute"))) {
+      Cli.assertErrorPacket(e, "request_invalid");
+      assertThat(e.get("error").stringValue())
+          .startsWith("the request with its execution envelope exceeds the 1000000-byte limit: ");
+    }
+
+    Files.writeString(
+        request,
+        "{\"schema_version\":\"semantic_preference_request_v0\",\"query\":\"green tea\","
+            + "\"limit\":9007199254740993.0}");
+    for (ObjectNode e : List.of(recall(2), recall(2, "--execute"))) {
+      Cli.assertErrorPacket(e, "request_invalid");
+      assertThat(e.get("error").stringValue())
+          .startsWith(
+              "request number 9007199254740993.0 at `/limit` is not exactly a double: its nearest"
+                  + " double is 9007199254740992,");
+    }
+    assertThat(called(dir)).isFalse();
+  }
+
   @Test
   void withoutInputJsonIsAUsageError() {
     ObjectNode e = cli.error("usage", "semantic-preference", "recall", "--execute");
