@@ -19,9 +19,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Turns manifest bytes into a neutral JSON tree (package-private): strict UTF-8 (a leading
  * byte-order mark is dropped), the complete TOML 1.0.0 check of {@link TomlPreScan}, then
- * night-config's TOML parser, which builds the values. Tables become objects in
- * declaration order, integers become int or long nodes, floats double nodes, and TOML datetimes
- * POJO nodes (so that the validator can reject them where it reads them).
+ * night-config's TOML parser, which builds the values. Tables become objects in declaration order,
+ * integers become int or long nodes, floats double nodes, and TOML datetimes POJO nodes (so that
+ * the validator can reject them where it reads them).
  */
 final class TomlDocument {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;

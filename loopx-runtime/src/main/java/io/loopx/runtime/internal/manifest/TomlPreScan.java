@@ -10,16 +10,16 @@ import java.util.Optional;
 /**
  * A complete TOML 1.0.0 syntax and structure check, run over the decoded text before night-config
  * parses it (package-private). night-config builds the values; this check makes sure it only ever
- * sees documents that TOML 1.0.0 declares valid, and names the line and column of the first
- * problem otherwise.
+ * sees documents that TOML 1.0.0 declares valid, and names the line and column of the first problem
+ * otherwise.
  *
- * <p>It follows the TOML 1.0.0 ABNF (whitespace, line breaks, comments, keys, all four string
- * forms and their escapes, integers, floats, booleans, the four datetime forms with their ranges,
- * arrays and inline tables) and the rules on tables: a table is defined once (by a header, by
- * dotted keys or as an inline table), a super-table may be defined after its sub-tables but only
- * once, dotted keys never extend a table defined by a header or an inline table, an inline table
- * or a static array is never extended, and {@code [[x]]} only appends to an array of tables made
- * by {@code [[x]]}. Beyond TOML it also refuses:
+ * <p>It follows the TOML 1.0.0 ABNF (whitespace, line breaks, comments, keys, all four string forms
+ * and their escapes, integers, floats, booleans, the four datetime forms with their ranges, arrays
+ * and inline tables) and the rules on tables: a table is defined once (by a header, by dotted keys
+ * or as an inline table), a super-table may be defined after its sub-tables but only once, dotted
+ * keys never extend a table defined by a header or an inline table, an inline table or a static
+ * array is never extended, and {@code [[x]]} only appends to an array of tables made by {@code
+ * [[x]]}. Beyond TOML it also refuses:
  *
  * <ul>
  *   <li>integer literals outside the signed 64-bit range (night-config would wrap them);
@@ -91,8 +91,8 @@ final class TomlPreScan {
   }
 
   /**
-   * The result of a scan: the first problem ({@code line L, column C: detail}), or the document
-   * to hand to the parser (the input with non-decimal integers written in decimal).
+   * The result of a scan: the first problem ({@code line L, column C: detail}), or the document to
+   * hand to the parser (the input with non-decimal integers written in decimal).
    */
   record Outcome(Optional<String> problem, String normalized) {}
 
@@ -207,7 +207,11 @@ final class TomlPreScan {
       } else {
         throw problem(
             start,
-            "[[" + name(keys, keys.length) + "]] cannot append to " + what(child) + " of that name");
+            "[["
+                + name(keys, keys.length)
+                + "]] cannot append to "
+                + what(child)
+                + " of that name");
       }
     } else if (child == null) {
       Table created = new Table(Origin.HEADER);
