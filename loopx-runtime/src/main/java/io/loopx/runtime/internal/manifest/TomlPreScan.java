@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.manifest;
 
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,9 +40,6 @@ final class TomlPreScan {
 
   /** The most dotted parts allowed in one key or table header. */
   static final int MAX_KEY_PARTS = 32;
-
-  private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
-  private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
   /** How a table came to be; decides what may still add to it. */
   private enum Origin {
@@ -495,8 +491,8 @@ final class TomlPreScan {
       int digitsStart = pos;
       digits(radix, start);
       endOfScalar(start);
-      BigInteger value = checkRange(start, text.substring(digitsStart, pos), radix, false);
-      rewrites.add(new Rewrite(start, pos, value.toString()));
+      long value = checkRange(start, text.substring(digitsStart, pos), radix, false);
+      rewrites.add(new Rewrite(start, pos, Long.toString(value)));
       return;
     }
     if (!isDigit(peek())) {
@@ -556,18 +552,13 @@ final class TomlPreScan {
   }
 
   /** Returns the value of an integer literal's digits; refuses one outside the 64-bit range. */
-  private BigInteger checkRange(int start, String digits, int radix, boolean negative) {
-    String plain = digits.replace("_", "").replaceFirst("^0+(?=.)", "");
-    if (plain.length() <= 64) {
-      BigInteger value = new BigInteger(plain, radix);
-      if (negative) {
-        value = value.negate();
-      }
-      if (value.compareTo(LONG_MIN) >= 0 && value.compareTo(LONG_MAX) <= 0) {
-        return value;
-      }
+  private long checkRange(int start, String digits, int radix, boolean negative) {
+    String plain = digits.indexOf('_') < 0 ? digits : digits.replace("_", "");
+    try {
+      return Long.parseLong(negative ? "-" + plain : plain, radix);
+    } catch (NumberFormatException e) {
+      throw problem(start, "integer " + token(start) + " is outside the 64-bit range");
     }
-    throw problem(start, "integer " + token(start) + " is outside the 64-bit range");
   }
 
   /** A scalar must be followed by whitespace, a comment, a line break, a separator or the end. */
