@@ -25,13 +25,11 @@ import tools.jackson.databind.JsonNode;
  * source and the dotted key. Reading a manifest never loads or runs extension code: a {@code
  * java_main} class name is checked for its grammar only.
  *
- * <p>TOML is parsed with night-config, made stricter where its leniency matters: an integer literal
- * outside the signed 64-bit range is rejected (night-config would wrap it), and arrays or inline
- * tables nested deeper than 32 levels or keys with more than 32 dotted parts are rejected
- * (night-config would overflow the stack). Remaining differences from TOML 1.0, none of which can
- * make an invalid manifest valid: a table re-opened after one of its sub-tables and an inline table
- * extended by dotted keys are merged rather than rejected, and hexadecimal literals with an {@code
- * e}/{@code E} digit are rejected as malformed.
+ * <p>TOML is exactly TOML 1.0.0 (a leading byte-order mark allowed): a strict check of the grammar
+ * and the table rules runs before night-config parses the document, and refuses the first problem
+ * naming its line and column. It also refuses integer literals outside the signed 64-bit range,
+ * arrays or inline tables nested deeper than 32 levels, keys with more than 32 dotted parts and
+ * leap seconds (see docs/contract/manifest.md).
  *
  * <p>Files are read through {@link Files}, so any {@link java.nio.file.FileSystem} works.
  * Stateless: immutable and safe to share between threads.

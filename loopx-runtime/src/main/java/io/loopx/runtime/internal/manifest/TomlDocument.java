@@ -10,7 +10,6 @@ import io.loopx.api.manifest.ManifestException;
 import java.time.temporal.Temporal;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -18,10 +17,11 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Turns manifest bytes into a neutral JSON tree (package-private): strict UTF-8, the lexical
- * pre-checks of {@link TomlPreScan}, then night-config's TOML parser. Tables become objects in
- * declaration order, integers become int or long nodes, floats double nodes, and TOML datetimes
- * POJO nodes (so that the validator can reject them where it reads them).
+ * Turns manifest bytes into a neutral JSON tree (package-private): strict UTF-8 (a leading
+ * byte-order mark is dropped), the complete TOML 1.0.0 check of {@link TomlPreScan}, then
+ * night-config's TOML parser, which builds the values. Tables become objects in declaration order,
+ * integers become int or long nodes, floats double nodes, and TOML datetimes POJO nodes (so that
+ * the validator can reject them where it reads them).
  */
 final class TomlDocument {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -31,15 +31,21 @@ final class TomlDocument {
   /** Decodes and parses {@code content}; every failure is a {@link ManifestException}. */
   static ObjectNode parse(byte[] content, String source) {
     String text = decodeUtf8(content, source);
-    Optional<String> problem = TomlPreScan.check(text);
-    if (problem.isPresent()) {
-      throw fileProblem(source, "is not valid TOML: " + problem.get(), null);
+    if (text.startsWith("\uFEFF")) {
+      text = text.substring(1); // TOML allows a byte-order mark at the start
     }
+    TomlPreScan.Outcome scan = TomlPreScan.scan(text);
+    if (scan.problem().isPresent()) {
+      throw fileProblem(source, "is not valid TOML: " + scan.problem().get(), null);
+    }
+    String checked = scan.normalized();
     CommentedConfig config = TomlFormat.newConfig(LinkedHashMap::new);
     try {
       // night-config rejects a table header on the very last line without a line break.
-      new TomlParser().parse(text.endsWith("\n") ? text : text + "\n", config, ParsingMode.REPLACE);
+      new TomlParser()
+          .parse(checked.endsWith("\n") ? checked : checked + "\n", config, ParsingMode.REPLACE);
     } catch (RuntimeException e) {
+      // Not reached for a document the scan passed, unless night-config disagrees with it.
       throw fileProblem(source, "is not valid TOML: " + e.getMessage(), e);
     }
     return toObject(config, source);

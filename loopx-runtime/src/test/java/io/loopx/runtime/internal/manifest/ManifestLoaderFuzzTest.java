@@ -38,6 +38,21 @@ class ManifestLoaderFuzzTest {
     assertThat(LOADER.fromNormalizedJson(m.toNormalizedJson(), "snapshot")).isEqualTo(m);
   }
 
+  /**
+   * The TOML layer alone: a tree, or a refusal of the file that names the line and column (or the
+   * byte offset of invalid UTF-8). night-config never refuses what the strict check passed.
+   */
+  @FuzzTest(maxDuration = "30s")
+  void tomlLayerRefusesWithAPosition(byte[] content) {
+    try {
+      TomlDocument.parse(content, "fuzz.toml");
+    } catch (ManifestException e) {
+      assertThat(e.key()).isEqualTo(ManifestException.FILE_KEY);
+      assertThat(e.detail())
+          .matches("(?s)is not valid (UTF-8 .*|TOML: line \\d+, column \\d+: .*)");
+    }
+  }
+
   @FuzzTest(maxDuration = "30s")
   void snapshotsYieldAManifestOrAManifestException(byte[] content) {
     JsonNode snapshot;

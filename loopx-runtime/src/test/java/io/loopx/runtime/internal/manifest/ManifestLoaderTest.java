@@ -163,14 +163,20 @@ class ManifestLoaderTest {
   }
 
   @Test
-  void byteOrderMarkIsNotTreatedAsWhitespace() {
+  void aLeadingByteOrderMarkIsAllowedAndOnlyThere() {
     byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
     byte[] body = GOLDEN.getBytes(StandardCharsets.UTF_8);
     byte[] content = new byte[bom.length + body.length];
     System.arraycopy(bom, 0, content, 0, bom.length);
     System.arraycopy(body, 0, content, bom.length, body.length);
-    assertThatThrownBy(() -> LOADER.parse(content, "bom", dir))
+    assertThat(LOADER.parse(content, "bom", dir).manifest())
+        .isEqualTo(LOADER.parse(body, "plain", dir).manifest());
+    byte[] twice = new byte[bom.length + content.length];
+    System.arraycopy(bom, 0, twice, 0, bom.length);
+    System.arraycopy(content, 0, twice, bom.length, content.length);
+    assertThatThrownBy(() -> LOADER.parse(twice, "bom", dir))
         .isInstanceOf(ManifestException.class)
+        .hasMessageContaining("line 1, column 1")
         .extracting(t -> ((ManifestException) t).key())
         .isEqualTo(ManifestException.FILE_KEY);
   }
