@@ -3,6 +3,7 @@ package io.loopx.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.loopx.api.internal.ManifestValues;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -89,7 +90,8 @@ final class IdTesting {
 
   /**
    * Asserts that {@code factory} rejects {@code text} with an {@link InvalidValueException} of kind
-   * {@code invalid_value} whose {@code value()} is the text and whose message names it.
+   * {@code invalid_value} whose {@code value()} is the text and whose message names it, its control
+   * characters escaped.
    */
   static void assertRejected(Function<String, ?> factory, String what, String text) {
     assertThatThrownBy(() -> factory.apply(text))
@@ -99,7 +101,10 @@ final class IdTesting {
               assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_VALUE);
               assertThat(e.what()).isEqualTo(what);
               assertThat(e.value()).isEqualTo(text);
-              assertThat(e.getMessage()).contains("`" + text + "`");
+              // the message quotes the text with its control characters escaped
+              assertThat(e.getMessage()).contains("`" + ManifestValues.escaped(text) + "`");
+              assertThat(e.getMessage().codePoints().filter(ManifestValues::isUnsafeCharacter))
+                  .isEmpty();
             });
   }
 }

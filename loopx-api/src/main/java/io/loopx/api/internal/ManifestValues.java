@@ -65,6 +65,67 @@ public final class ManifestValues {
   }
 
   /**
+   * Returns whether {@code codePoint} is refused in manifest text and escaped in terminal output: a
+   * C0 or C1 control character (U+0000–U+001F, U+007F–U+009F), the line and paragraph separators
+   * U+2028 and U+2029, or a bidirectional control (U+202A–U+202E, U+2066–U+2069).
+   */
+  public static boolean isUnsafeCharacter(int codePoint) {
+    return codePoint <= 0x1F
+        || (codePoint >= 0x7F && codePoint <= 0x9F)
+        || codePoint == 0x2028
+        || codePoint == 0x2029
+        || (codePoint >= 0x202A && codePoint <= 0x202E)
+        || (codePoint >= 0x2066 && codePoint <= 0x2069);
+  }
+
+  /**
+   * The rule of manifest text (every string but {@code runtime.entrypoint}, {@code runtime.args}
+   * and {@code runtime.doctor_args}): no {@linkplain #isUnsafeCharacter unsafe character}. The
+   * detail names the first one as {@code U+XXXX}, never the character itself.
+   */
+  public static Optional<String> unsafeCharacter(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (isUnsafeCharacter(c)) {
+        String what;
+        if (c == 0x2028 || c == 0x2029) {
+          what = "a line or paragraph separator";
+        } else if (c >= 0x202A) {
+          what = "a bidirectional control character";
+        } else {
+          what = "a control character";
+        }
+        return Optional.of("contains " + what + " " + codePoint(c));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Returns {@code value} with every {@linkplain #isUnsafeCharacter unsafe character} written as
+   * <code>&#92;uXXXX</code> (upper-case hex), so a message quoting input cannot drive a terminal.
+   */
+  public static String escaped(String value) {
+    StringBuilder out = null;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (isUnsafeCharacter(c)) {
+        if (out == null) {
+          out = new StringBuilder(value.length() + 8).append(value, 0, i);
+        }
+        out.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
+      } else if (out != null) {
+        out.append(c);
+      }
+    }
+    return out == null ? value : out.toString();
+  }
+
+  private static String codePoint(char c) {
+    return String.format(Locale.ROOT, "U+%04X", (int) c);
+  }
+
+  /**
    * The plain-text rule of the surface texts: at most {@code max} code points, a single line, no
    * URL, no markup tag, no path-like token.
    */
@@ -154,7 +215,7 @@ public final class ManifestValues {
       Function<JsonNode, String> describe,
       boolean trimmed) {
     String keyPath = path.isEmpty() ? key : path + "." + key;
-    Optional<String> surrogate = loneSurrogate(key);
+    Optional<String> surrogate = loneSurrogate(key).or(() -> unsafeCharacter(key));
     if (surrogate.isPresent()) {
       return Optional.of(new Problem(keyPath, surrogate.get()));
     }
@@ -165,7 +226,7 @@ public final class ManifestValues {
       String path, JsonNode value, Function<JsonNode, String> describe, boolean trimmed) {
     if (value.isString()) {
       String text = value.stringValue();
-      Optional<String> surrogate = loneSurrogate(text);
+      Optional<String> surrogate = loneSurrogate(text).or(() -> unsafeCharacter(text.strip()));
       if (surrogate.isPresent()) {
         return Optional.of(new Problem(path, surrogate.get()));
       }
@@ -243,9 +304,12 @@ public final class ManifestValues {
     return node.getNodeType().toString().toLowerCase(Locale.ROOT);
   }
 
-  /** Shortens a value for a message: at most 80 characters, then an ellipsis. */
+  /**
+   * Shortens a value for a message: at most 80 characters, then an ellipsis, with every {@linkplain
+   * #isUnsafeCharacter unsafe character} {@linkplain #escaped escaped}.
+   */
   public static String shown(String value) {
-    return value.length() <= 80 ? value : value.substring(0, 80) + "…";
+    return escaped(value.length() <= 80 ? value : value.substring(0, 80) + "…");
   }
 
   private static String stripLeadingOpeners(String token) {

@@ -30,9 +30,18 @@ final class Checks {
     return rule(key, value, ManifestValues.loneSurrogate(value));
   }
 
-  /** A {@link #nonBlank} string that is plain text of at most {@code max} code points. */
-  static String plainText(String key, String value, int max) {
+  /**
+   * A {@link #nonBlank} string of manifest text: no control, separator or bidirectional control
+   * character ({@link ManifestValues#unsafeCharacter}).
+   */
+  static String text(String key, String value) {
     nonBlank(key, value);
+    return rule(key, value, ManifestValues.unsafeCharacter(value));
+  }
+
+  /** A {@link #text} string that is plain text of at most {@code max} code points. */
+  static String plainText(String key, String value, int max) {
+    text(key, value);
     return rule(key, value, ManifestValues.plainText(value, max));
   }
 
@@ -67,6 +76,7 @@ final class Checks {
   }
 
   static String javaClassName(String key, String value) {
+    rule(key, value, ManifestValues.unsafeCharacter(value));
     if (!JAVA_CLASS.matcher(value).matches()) {
       throw new InvalidValueException(key, value, "must be a fully-qualified Java class name");
     }

@@ -55,15 +55,16 @@ public record ExtensionManifest(
 
   /**
    * Validates the cross-field invariants and defensively copies. The version is trimmed, non-empty
-   * Unicode text and the API range text is trimmed, as the manifest loader requires.
+   * Unicode text without control, separator or bidirectional control characters and the API range
+   * text is trimmed, as the manifest loader requires.
    *
    * @throws InvalidValueException naming the field and the broken rule
    */
   public ExtensionManifest {
     Objects.requireNonNull(id, "id");
-    Checks.nonBlank("version", version);
+    Checks.text("version", version);
     Objects.requireNonNull(requiresLoopxApi, "requiresLoopxApi");
-    Checks.nonBlank("requires_loopx_api", requiresLoopxApi.toString());
+    Checks.text("requires_loopx_api", requiresLoopxApi.toString());
     permissions = Checks.unique("permissions", permissions);
     Objects.requireNonNull(runtime, "runtime");
     provides = List.copyOf(provides);

@@ -3,6 +3,7 @@ package io.loopx.api.manifest;
 import io.loopx.api.ApiRange;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
+import io.loopx.api.internal.ManifestValues;
 import java.util.Objects;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +20,11 @@ import org.jspecify.annotations.Nullable;
  * runtime.timeout_seconds}, {@code provides[0].id} or {@code presentation_surfaces[1].title}; it is
  * {@value #FILE_KEY} for problems of the file as a whole (missing, unreadable, too large, not
  * UTF-8, not TOML, or declaring nothing at all). Immutable.
+ *
+ * <p>The message, {@link #key()} and {@link #detail()} write every control, separator and
+ * bidirectional control character they quote ({@code U+0000–U+001F}, {@code U+007F–U+009F}, {@code
+ * U+2028}, {@code U+2029}, {@code U+202A–U+202E}, {@code U+2066–U+2069}) as <code>&#92;uXXXX</code>
+ * (upper-case hex), so they can be shown on a terminal as they are.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public final class ManifestException extends LoopxException {
@@ -58,8 +64,8 @@ public final class ManifestException extends LoopxException {
       ErrorKind kind, String source, String key, String detail, @Nullable Throwable cause) {
     super(kind, message(source, key, detail), cause);
     this.source = source;
-    this.key = key;
-    this.detail = detail;
+    this.key = ManifestValues.escaped(key);
+    this.detail = ManifestValues.escaped(detail);
   }
 
   /**
@@ -95,10 +101,10 @@ public final class ManifestException extends LoopxException {
   }
 
   private static String message(String source, String key, String detail) {
-    return Objects.requireNonNull(source, "source")
+    return ManifestValues.escaped(Objects.requireNonNull(source, "source"))
         + ": "
-        + Objects.requireNonNull(key, "key")
+        + ManifestValues.escaped(Objects.requireNonNull(key, "key"))
         + ": "
-        + Objects.requireNonNull(detail, "detail");
+        + ManifestValues.escaped(Objects.requireNonNull(detail, "detail"));
   }
 }

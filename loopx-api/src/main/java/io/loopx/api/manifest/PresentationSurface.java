@@ -9,8 +9,9 @@ import org.apiguardian.api.API;
 
 /**
  * A {@code [[presentation_surfaces]]} entry: a read-only view an extension offers. Text fields are
- * trimmed, non-empty plain text: the constructor rejects line breaks, URLs, tags, path-like tokens
- * and lone surrogates, as the manifest loader does.
+ * trimmed, non-empty plain text: the constructor rejects control, separator and bidirectional
+ * control characters, line breaks, URLs, tags, path-like tokens and lone surrogates, as the
+ * manifest loader does.
  *
  * @param id lower-kebab id, unique within the manifest
  * @param kind the surface kind
@@ -44,7 +45,8 @@ public record PresentationSurface(
     Checks.rule(
         "presentation_surfaces.view_validator",
         viewValidator,
-        ManifestValues.viewValidator(viewValidator));
+        ManifestValues.unsafeCharacter(viewValidator)
+            .or(() -> ManifestValues.viewValidator(viewValidator)));
     Objects.requireNonNull(visibility, "visibility");
     emptyStateTitle.ifPresent(
         v ->

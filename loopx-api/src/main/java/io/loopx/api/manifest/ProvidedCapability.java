@@ -57,22 +57,23 @@ public record ProvidedCapability(
           "entry_command");
 
   /**
-   * Validates, and deep-copies the metadata: text fields are trimmed, non-empty Unicode; metadata
-   * keys are Unicode and values are trimmed strings, booleans, integers within ±(2^53 - 1), or
-   * arrays or objects of those, as the manifest loader requires.
+   * Validates, and deep-copies the metadata: text fields are trimmed, non-empty Unicode without
+   * control, separator or bidirectional control characters; metadata keys are such text too and
+   * values are trimmed strings of it, booleans, integers within ±(2^53 - 1), or arrays or objects
+   * of those, as the manifest loader requires.
    *
    * @throws InvalidValueException naming the field and the broken rule
    */
   public ProvidedCapability {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(kind, "kind");
-    Checks.nonBlank("provides.title", title);
-    Checks.nonBlank("provides.status", status);
+    Checks.text("provides.title", title);
+    Checks.text("provides.status", status);
     Objects.requireNonNull(visibility, "visibility");
-    Checks.nonBlank("provides.user_value", userValue);
-    Checks.nonBlank("provides.next_real_step", nextRealStep);
-    realWorldAnchor.ifPresent(v -> Checks.nonBlank("provides.real_world_anchor", v));
-    entryCommand.ifPresent(v -> Checks.nonBlank("provides.entry_command", v));
+    Checks.text("provides.user_value", userValue);
+    Checks.text("provides.next_real_step", nextRealStep);
+    realWorldAnchor.ifPresent(v -> Checks.text("provides.real_world_anchor", v));
+    entryCommand.ifPresent(v -> Checks.text("provides.entry_command", v));
     if (visibility == Visibility.PUBLIC && (realWorldAnchor.isEmpty() || entryCommand.isEmpty())) {
       throw new InvalidValueException(
           "provides", id.value(), "a public capability needs real_world_anchor and entry_command");

@@ -55,8 +55,8 @@ class ManifestRecordRulesTest {
   void surfaceTextsAndIdsFollowThePlainTextAndIdRules() {
     assertThat(refusal(() -> surface("demo", "a\nb", Optional.empty())).getMessage())
         .isEqualTo(
-            "invalid presentation_surfaces.title `a\nb`: must be a single line of plain text (no"
-                + " line breaks)");
+            "invalid presentation_surfaces.title `a\\u000Ab`: contains a control character"
+                + " U+000A");
     assertThat(refusal(() -> surface("Bad_Id", "Demo", Optional.empty())).getMessage())
         .isEqualTo(
             "invalid presentation_surfaces.id `Bad_Id`: `Bad_Id` must be 1..48 characters of"

@@ -120,7 +120,7 @@ final class ManifestRules {
     TreeReader rt = table.get();
     rt.checkKeys(RUNTIME_KEYS, rt.dialect().requiredKeys(RUNTIME_SNAPSHOT_KEYS));
     ProtocolId protocol = rt.required("protocol", ProtocolId::of);
-    Optional<String> entrypoint = rt.optionalString("entrypoint");
+    Optional<String> entrypoint = rt.optionalLaunchString("entrypoint");
     Optional<String> javaMain = rt.optionalString("java_main");
     if (entrypoint.isPresent() && javaMain.isPresent()) {
       throw rt.fail("declares both entrypoint and java_main; exactly one is allowed");
@@ -148,7 +148,7 @@ final class ManifestRules {
   }
 
   private static List<String> arguments(TreeReader rt, String key) {
-    List<String> values = rt.stringArray(key);
+    List<String> values = rt.launchArguments(key);
     for (int i = 0; i < values.size(); i++) {
       rt.check(rt.pathOf(key, i), ManifestValues.noNul(values.get(i)));
     }

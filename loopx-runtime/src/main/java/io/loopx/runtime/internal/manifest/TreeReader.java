@@ -14,8 +14,8 @@ import tools.jackson.databind.JsonNode;
  * Reads one table of a manifest tree and knows its own key path ({@code ""} for the root, then e.g.
  * {@code runtime} or {@code provides[0]}), so every failure it raises names the file and the dotted
  * key of the value: {@code <source>: <key>: <detail>}, with {@value ManifestException#FILE_KEY} for
- * the root. Strings are Unicode and read trimmed; the words of messages come from the {@link
- * Dialect}. Immutable.
+ * the root. Strings are Unicode, free of control characters (launch strings aside) and read
+ * trimmed; the words of messages come from the {@link Dialect}. Immutable.
  */
 final class TreeReader {
   private final JsonNode node;
@@ -138,8 +138,34 @@ final class TreeReader {
     return text.isEmpty() ? Optional.empty() : Optional.of(text);
   }
 
-  /** Reads an optional array of non-empty strings (trimmed); absent means empty. */
+  /**
+   * Reads an optional launch string ({@code runtime.entrypoint}): as {@link #optionalString}, but
+   * control characters are the launch rules' business, not this reader's.
+   */
+  Optional<String> optionalLaunchString(String key) {
+    JsonNode value = node.get(key);
+    if (value == null) {
+      return Optional.empty();
+    }
+    String text = text(value, pathOf(key), false);
+    return text.isEmpty() ? Optional.empty() : Optional.of(text);
+  }
+
+  /** Reads an optional array of non-empty manifest text strings (trimmed); absent means empty. */
   List<String> stringArray(String key) {
+    return stringArray(key, true);
+  }
+
+  /**
+   * Reads an optional array of launch arguments ({@code runtime.args}, {@code
+   * runtime.doctor_args}): as {@link #stringArray}, but control characters are the launch rules'
+   * business.
+   */
+  List<String> launchArguments(String key) {
+    return stringArray(key, false);
+  }
+
+  private List<String> stringArray(String key, boolean manifestText) {
     JsonNode value = node.get(key);
     if (value == null) {
       return List.of();
@@ -149,7 +175,7 @@ final class TreeReader {
     }
     List<String> values = new ArrayList<>();
     for (int i = 0; i < value.size(); i++) {
-      String element = text(value.get(i), pathOf(key, i));
+      String element = text(value.get(i), pathOf(key, i), manifestText);
       if (element.isEmpty()) {
         throw failAt(pathOf(key, i), "must not be empty");
       }
@@ -158,14 +184,26 @@ final class TreeReader {
     return values;
   }
 
-  /** Returns the trimmed text of a string node at {@code at}; any other type is invalid. */
+  /**
+   * Returns the trimmed text of a string node at {@code at}; any other type is invalid, and so is
+   * text with a lone surrogate or, once trimmed, a control, separator or bidirectional control
+   * character ({@link ManifestValues#unsafeCharacter}).
+   */
   String text(JsonNode value, String at) {
+    return text(value, at, true);
+  }
+
+  private String text(JsonNode value, String at, boolean manifestText) {
     if (!value.isString()) {
       throw failAt(at, "must be a string, got " + dialect.describe(value));
     }
     String text = value.stringValue();
     check(at, ManifestValues.loneSurrogate(text));
-    return text.strip();
+    String trimmed = text.strip();
+    if (manifestText) {
+      check(at, ManifestValues.unsafeCharacter(trimmed));
+    }
+    return trimmed;
   }
 
   /** Converts {@code value} with a validating factory; its refusal fails at {@code at}. */

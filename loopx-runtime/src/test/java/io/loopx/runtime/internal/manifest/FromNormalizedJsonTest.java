@@ -106,6 +106,15 @@ class FromNormalizedJsonTest {
         corrupt(
             "rule: both launch targets", s -> runtime(s).put("java_main", "io.x.Main"), "runtime"),
         corrupt("rule: lone surrogate", s -> s.put("version", "1\uD800"), "version"),
+        corrupt("rule: control character", s -> s.put("version", "1\u001b[2J"), "version"),
+        corrupt(
+            "rule: bidi control in a provides title",
+            s -> entry(s, "provides").put("title", "a\u202Eb"),
+            "provides[0].title"),
+        corrupt(
+            "rule: C1 control in metadata",
+            s -> entry(s, "provides").putArray("tags").add("a\u009Bb"),
+            "provides[0].tags[0]"),
         corrupt("does not round-trip: untrimmed id", s -> s.put("id", " demo-ext"), "id"),
         corrupt(
             "does not round-trip: untrimmed arg",

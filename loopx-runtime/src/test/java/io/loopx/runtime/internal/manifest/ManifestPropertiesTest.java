@@ -279,7 +279,7 @@ class ManifestPropertiesTest {
           "Σ",
           "quote\"d",
           "back\\slash",
-          "tab\tin",
+          "nbsp\u00A0in",
           "#hash",
           "'apos'",
           "1/2",

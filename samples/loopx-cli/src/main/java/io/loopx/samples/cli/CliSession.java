@@ -17,7 +17,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * One run of the CLI: where output goes, the format errors are reported in, and how the {@link
  * Loopx} facade of an invocation is built. Every byte on stdout and stderr goes through here, so a
- * run prints at most one JSON object (a result or an error packet) in the JSON format.
+ * run prints at most one JSON object (a result or an error packet) in the JSON format, and every
+ * control, separator and bidirectional control character of data is escaped ({@link SafeText}).
  */
 final class CliSession {
   /** The exit code of any error. */
@@ -29,7 +30,7 @@ final class CliSession {
   /** The {@code kind} of an unexpected failure (a defect, not bad input). */
   static final String INTERNAL_ERROR = "internal_error";
 
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonMapper JSON = SafeText.JSON;
 
   private final CliEnvironment environment;
   private final InputStream in;
@@ -122,7 +123,7 @@ final class CliSession {
     if (format == Format.JSON) {
       out.println(JSON.writeValueAsString(errorPacket(kind, message)));
     } else {
-      err.println(style.error("loopx: error [" + kind + "]: ") + message);
+      err.println(style.error("loopx: error [" + kind + "]: ") + SafeText.escaped(message));
       if (kind.equals(UsageException.KIND)) {
         err.println("Run `loopx --help` (or `loopx COMMAND --help`) for usage.");
       }

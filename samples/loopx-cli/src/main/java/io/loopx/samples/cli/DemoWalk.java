@@ -310,7 +310,7 @@ final class DemoWalk {
           StringBuilder text = new StringBuilder();
           text.append(style.bold("LoopX demo")).append('\n');
           text.append("Runtime root: ")
-              .append(root)
+              .append(SafeText.escaped(root.toString()))
               .append(kept ? " (kept)" : " (temporary: deleted at the end; keep it with --keep)")
               .append("\n");
           int n = 0;
@@ -320,7 +320,7 @@ final class DemoWalk {
                 .append(style.bold("[" + n + "] " + s.title()))
                 .append('\n')
                 .append("$ ")
-                .append(s.command())
+                .append(SafeText.escaped(s.command()))
                 .append('\n')
                 .append("exit ")
                 .append(s.exitCode());
@@ -346,7 +346,7 @@ final class DemoWalk {
                 .append(last.expectedExitCode())
                 .append(".\n");
             if (hint != null) {
-              text.append(hint).append('\n');
+              text.append(SafeText.escaped(hint)).append('\n');
             }
           }
           return text.toString();

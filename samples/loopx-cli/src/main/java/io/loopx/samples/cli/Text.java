@@ -6,24 +6,30 @@ import java.util.Map;
 import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 
-/** Plain-text building blocks of the text format: aligned tables and {@code key: value} lines. */
+/**
+ * Plain-text building blocks of the text format: aligned tables and {@code key: value} lines. The
+ * data they show is {@linkplain SafeText#escaped escaped}; only {@link Style} adds escape codes.
+ */
 final class Text {
   private Text() {}
 
-  /** Returns a JSON scalar as text: strings bare, {@code null} as {@code -}. */
+  /**
+   * Returns a JSON scalar as text: strings bare, {@code null} as {@code -}; control, separator and
+   * bidirectional control characters {@linkplain SafeText#escaped escaped}.
+   */
   static String scalar(JsonNode node) {
     if (node.isNull() || node.isMissingNode()) {
       return "-";
     }
     if (node.isString()) {
-      return node.stringValue();
+      return SafeText.escaped(node.stringValue());
     }
     if (node.isArray()) {
       List<String> items = new ArrayList<>();
       node.values().forEach(v -> items.add(scalar(v)));
       return "[" + String.join(", ", items) + "]";
     }
-    return node.toString();
+    return SafeText.escaped(node.toString());
   }
 
   /** Returns {@code text} padded with spaces to {@code width} code points. */
@@ -36,7 +42,7 @@ final class Text {
    * Renders {@code key: value} lines for the scalar leaves of {@code object}: nested objects are
    * flattened with dotted keys ({@code doctor.status}), arrays of objects with an index ({@code
    * extensions[0].id}), arrays of scalars inline. Keys are aligned; the values of keys ending in
-   * {@code status} are highlighted.
+   * {@code status} are highlighted. Keys and values are {@linkplain SafeText#escaped escaped}.
    */
   static String keyValues(JsonNode object, Style style) {
     List<Map.Entry<String, JsonNode>> lines = new ArrayList<>();
@@ -61,7 +67,8 @@ final class Text {
   private static void flatten(String prefix, JsonNode node, List<Map.Entry<String, JsonNode>> out) {
     if (node.isObject()) {
       for (Map.Entry<String, JsonNode> e : node.properties()) {
-        flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue(), out);
+        String key = SafeText.escaped(e.getKey());
+        flatten(prefix.isEmpty() ? key : prefix + "." + key, e.getValue(), out);
       }
     } else if (node.isArray() && containsContainers(node)) {
       int i = 0;
@@ -94,12 +101,12 @@ final class Text {
       this.statusColumn = statusColumn;
     }
 
-    /** Adds a row of exactly one cell per header. */
+    /** Adds a row of exactly one cell per header, {@linkplain SafeText#escaped escaped}. */
     Table row(List<String> cells) {
       if (cells.size() != headers.size()) {
         throw new IllegalArgumentException("expected " + headers.size() + " cells: " + cells);
       }
-      rows.add(List.copyOf(cells));
+      rows.add(cells.stream().map(SafeText::escaped).toList());
       return this;
     }
 

@@ -180,7 +180,9 @@ final class Views {
           for (JsonNode m : manifests) {
             out.append(style.bold(Text.scalar(m.get("source")))).append('\n');
             out.append("  revision: ").append(Text.scalar(m.get("revision"))).append('\n');
-            out.append("  manifest: ").append(m.get("manifest").toString()).append('\n');
+            out.append("  manifest: ")
+                .append(SafeText.escaped(m.get("manifest").toString()))
+                .append('\n');
           }
           return out.toString();
         });

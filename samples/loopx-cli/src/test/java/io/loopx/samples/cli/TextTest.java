@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The text building blocks: alignment, flattening, and colour only when enabled. */
@@ -72,5 +73,64 @@ class TextTest {
 
     assertThatThrownBy(() -> t.row(List.of("only one")))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void keysValuesAndCellsOfDataAreEscaped() {
+    ObjectNode o = hostileObject();
+    String lines = Text.keyValues(o, COLOUR);
+
+    assertThat(lines)
+        .contains("k\\u001B[2J.n\\u202E: ")
+        .contains("\\u001B]0;title\\u0007 \\u009B \\u2028 x\\u007F")
+        .contains("[a\\u2066, b]");
+    assertThat(lines.replaceAll("\u001b\\[[0-9;]*m", "").replace("\n", ""))
+        .doesNotContain("\u001b", "\u0007", "\u009b", "\u2028", "\u007f", "\u202e", "\u2066");
+    Text.Table t = new Text.Table(List.of("ID", "TITLE"), c -> false);
+    t.row(List.of("a\u202Eb", "\u001b[31mred"));
+    assertThat(t.render(PLAIN, "empty").lines())
+        .containsExactly("ID        TITLE", "a\\u202Eb  \\u001B[31mred");
+  }
+
+  /** A hostile object: keys and values with ESC, OSC, BEL, C1, LS, DEL and bidi controls. */
+  private static ObjectNode hostileObject() {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.putObject("k\u001b[2J").put("n\u202E", "\u001b]0;title\u0007 \u009b \u2028 x\u007f");
+    o.putArray("list").add("a\u2066").add("b");
+    return o;
+  }
+
+  @Test
+  void escapingIsUpperCaseHexAndIdempotent() {
+    String hostile = "\u0000\u001f\u007f\u0080\u009f\u2028\u2029\u202a\u202e\u2066\u2069";
+    String once = SafeText.escaped(hostile);
+
+    assertThat(once)
+        .isEqualTo("\\u0000\\u001F\\u007F\\u0080\\u009F\\u2028\\u2029\\u202A\\u202E\\u2066\\u2069");
+    assertThat(SafeText.escaped(once)).isEqualTo(once);
+    assertThat(SafeText.escaped("grüß 😀 \u00A0\u200E\u2027\u202F\u206A"))
+        .isEqualTo("grüß 😀 \u00A0\u200E\u2027\u202F\u206A");
+  }
+
+  @Test
+  void theJsonWriterEscapesEveryUnsafeCharacterInKeysAndValues() {
+    StringBuilder all = new StringBuilder();
+    for (int cp = 0; cp <= 0x206A; cp++) {
+      if (SafeText.isUnsafe(cp)) {
+        all.appendCodePoint(cp);
+      }
+    }
+    assertThat(all.length()).isEqualTo(32 + 1 + 32 + 2 + 5 + 4);
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.put("key" + all, "value" + all + "ü😀");
+
+    String written = SafeText.JSON.writeValueAsString(o);
+
+    assertThat(written.codePoints().filter(SafeText::isUnsafe).toArray()).isEmpty();
+    assertThat(written)
+        .contains("\\u0085\\u0086")
+        .contains("\\u2028\\u2029\\u202A")
+        .contains("ü😀");
+    assertThat(json(written)).isEqualTo(o);
   }
 }
