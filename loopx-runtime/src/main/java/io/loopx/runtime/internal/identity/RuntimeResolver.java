@@ -30,7 +30,8 @@ import tools.jackson.databind.node.ObjectNode;
  * not resolved — and is saved as the revision's {@code entrypoint_path}; afterwards {@link
  * #resolveSaved} identifies the file at the saved path and never searches PATH for it again.
  *
- * <p>A launcher that starts with {@code #!} joins its interpreter's identity: the first 256 bytes
+ * <p>A launcher without {@code #!} has its {@link FileIdentity} as its runtime identity. A launcher
+ * that starts with {@code #!} joins its interpreter's identity: the first 256 bytes
  * are read; an absolute interpreter path is used as written; for an interpreter named {@code env}
  * (e.g. {@code #!/usr/bin/env python3}), which must exist, the line's single argument names the
  * program, looked up in the launcher's directory first, then on PATH. An interpreter that cannot be
@@ -163,7 +164,11 @@ public final class RuntimeResolver {
       interpreterIdentity = Optional.of(interpreterScan.get().identity());
       stamps.add(interpreterScan.get().stamp());
     }
-    ObjectNode record = RuntimeIdentity.executableRecord(launcherIdentity, interpreterIdentity);
+    // Without #! the file identity is the runtime identity; with one, the interpreter joins it.
+    ObjectNode record =
+        interpreterIdentity.isPresent()
+            ? RuntimeIdentity.executableRecord(launcherIdentity, interpreterIdentity.get())
+            : launcherIdentity.toJson();
     return resolved(Optional.of(launcher), List.of(launcher.toString()), record, stamps);
   }
 
