@@ -28,9 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  * }</pre>
  *
  * {@code launcher} identifies the launcher file (links followed); {@code interpreter} identifies
- * the interpreter program: the shebang's interpreter path as written, or, for {@code
- * #!/usr/bin/env NAME}, the file NAME resolves to (the {@code env} program itself must exist but
- * is a trampoline and is not part of the identity).
+ * the interpreter program: the shebang's interpreter path as written, or, for {@code #!/usr/bin/env
+ * NAME}, the file NAME resolves to (the {@code env} program itself must exist but is a trampoline
+ * and is not part of the identity).
  *
  * <p><b>Java main class</b> ({@code java_main}):
  *

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 class ExecutableResolutionTest {
   /** The file identity of an executable file holding {@code "echo hi\n"}. */
-  private static final String GOLDEN_NO_SHEBANG_IDENTITY = "96ef8ea90556ad3780f8505820ff697332a4181411140d0eb4a842e69d9778fc";
+  private static final String GOLDEN_NO_SHEBANG_IDENTITY =
+      "96ef8ea90556ad3780f8505820ff697332a4181411140d0eb4a842e69d9778fc";
 
   private final FileSystem fs = TestFiles.unixFs();
   private final Path manifestDir = fs.getPath("/ext/demo");
