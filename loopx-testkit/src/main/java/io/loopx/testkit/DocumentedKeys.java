@@ -52,7 +52,8 @@ public final class DocumentedKeys {
           "previous_revision",
           "enabled",
           "doctor",
-          "rollback_available");
+          "rollback_available",
+          "target_identity_proven");
 
   /** A disable receipt ({@code loopx_extension_operation_v0}). */
   public static final List<String> DISABLE =
@@ -83,7 +84,8 @@ public final class DocumentedKeys {
           "revision",
           "previous_revision",
           "enabled",
-          "doctor");
+          "doctor",
+          "target_identity_proven");
 
   /** A doctor batch ({@code loopx_extension_doctor_batch_v0}). */
   public static final List<String> DOCTOR_BATCH =

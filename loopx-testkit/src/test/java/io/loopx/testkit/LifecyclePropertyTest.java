@@ -50,12 +50,14 @@ import org.quicktheories.generators.Generate;
  * against a small model written from docs/contract/state.md–§6.
  *
  * <p>After every step: the real state equals the model (enabled bit, active and rollback revision,
- * history in order, proof revision and verified identities); history holds at most 5 revisions
- * including the active and rollback targets; nothing lists or registers as ready without a proof
- * covering the launcher as it is now; a preview changes no byte of the state, creates no lock file
- * and launches nothing; an execute launches exactly the probes the model expects; every failure is
- * a {@link LoopxException} of the expected kind and message. Two extensions share the state, so
- * batch doctor and cross-extension isolation are exercised too.
+ * history in order, proof revision and verified identities, every revision's proven identities);
+ * install, upgrade and rollback receipts say {@code target_identity_proven} as the model expects (a
+ * replaced launcher is unproven for its version until a probe proves it); history holds at most 5
+ * revisions including the active and rollback targets; nothing lists or registers as ready without
+ * a proof covering the launcher as it is now; a preview changes no byte of the state, creates no
+ * lock file and launches nothing; an execute launches exactly the probes the model expects; every
+ * failure is a {@link LoopxException} of the expected kind and message. Two extensions share the
+ * state, so batch doctor and cross-extension isolation are exercised too.
  *
  * <p>The seed is fixed for a reproducible build; run with {@code -Dloopx.lifecycle.seed=<n>} to
  * explore others (its coverage guard may then need a longer run).
@@ -204,7 +206,11 @@ class LifecyclePropertyTest {
             "install PREVIEW already_installed",
             "upgrade EXECUTE revision_already_active",
             "rollback PREVIEW no_rollback_revision",
-            "enable PREVIEW not_installed")) {
+            "enable PREVIEW not_installed",
+            "rollback EXECUTE target_identity_proven true",
+            "rollback EXECUTE target_identity_proven false",
+            "upgrade EXECUTE target_identity_proven true",
+            "upgrade EXECUTE target_identity_proven false")) {
       assertThat(stats.saw(outcome)).as("outcome `%s` was reached", outcome).isTrue();
     }
   }
@@ -275,6 +281,9 @@ class LifecyclePropertyTest {
     List<Integer> history = new ArrayList<>();
     int proofVersion = -1;
     List<Token> proof = new ArrayList<>();
+
+    /** Per version in the history: the tokens ever proven for it (proven_identities). */
+    Map<Integer, List<Token>> proven = new HashMap<>();
   }
 
   /** A failure the model expects. */
@@ -290,6 +299,9 @@ class LifecyclePropertyTest {
     final Map<Token, String> identities = new HashMap<>();
     final Ext[] model = new Ext[IDS.size()];
     int expectedLaunches;
+
+    /** The receipt's expected {@code target_identity_proven} (install, upgrade, rollback). */
+    boolean expectedTargetProven;
 
     World(TestLoopx t) {
       this.t = t;
@@ -361,6 +373,12 @@ class LifecyclePropertyTest {
     }
 
     static void verified(Ext x, int version, Token token) {
+      List<Token> proven = x.proven.computeIfAbsent(version, v -> new ArrayList<>());
+      proven.remove(token);
+      proven.add(token);
+      while (proven.size() > RevisionSnapshot.MAX_PROVEN_IDENTITIES) {
+        proven.remove(0);
+      }
       if (x.proofVersion != version) {
         x.proof.clear();
       }
@@ -370,6 +388,12 @@ class LifecyclePropertyTest {
         x.proof.remove(0);
       }
       x.proofVersion = version;
+    }
+
+    /** Whether the launcher of (e, v) as it is now was proven for version v before. */
+    boolean provenNow(int e, int v) {
+      return packages[e][v].present
+          && model[e].proven.getOrDefault(v, List.of()).contains(token(e, v));
     }
 
     static void revoked(Ext x, Token token) {
@@ -423,12 +447,14 @@ class LifecyclePropertyTest {
           }
           DoctorStatus status = observe(e, s.version(), execute);
           statuses.put(e, status);
+          expectedTargetProven = false;
           if (!execute) {
             return Optional.empty();
           }
           if (status != DoctorStatus.READY) {
             return Optional.of(notReady("doctor", status));
           }
+          x.proven.clear();
           x.installed = true;
           x.enabled = true;
           x.active = s.version();
@@ -451,6 +477,7 @@ class LifecyclePropertyTest {
           }
           DoctorStatus status = observe(e, s.version(), execute);
           statuses.put(e, status);
+          expectedTargetProven = x.history.contains(s.version()) && provenNow(e, s.version());
           if (!execute) {
             return Optional.empty();
           }
@@ -463,6 +490,7 @@ class LifecyclePropertyTest {
           x.rollback = x.active;
           x.active = s.version();
           x.history = bounded(history, x.active, x.rollback);
+          x.proven.keySet().retainAll(x.history);
           x.enabled = true;
           x.proofVersion = -1;
           x.proof.clear();
@@ -509,6 +537,7 @@ class LifecyclePropertyTest {
           }
           DoctorStatus status = observe(e, x.rollback, execute);
           statuses.put(e, status);
+          expectedTargetProven = provenNow(e, x.rollback);
           if (!execute) {
             return Optional.empty();
           }
@@ -591,6 +620,9 @@ class LifecyclePropertyTest {
         assertThat(failure).as("unexpected failure").isEmpty();
         checkReceipt(s, receipt.orElseThrow(), statuses, wasEnabled);
         stats.count(label + " ok");
+        if (s.op() == Op.ROLLBACK || s.op() == Op.UPGRADE) {
+          stats.count(label + " target_identity_proven " + expectedTargetProven);
+        }
       }
       assertThat(t.launcher().launchCount() - launchesBefore)
           .as("launches")
@@ -631,6 +663,9 @@ class LifecyclePropertyTest {
           activation.isPreview().isNotChanged();
         }
         activation.doctor().hasStatus(statuses.get(s.ext()));
+        assertThat(a.targetIdentityProven())
+            .as("target_identity_proven")
+            .isEqualTo(expectedTargetProven);
       } else if (receipt instanceof ToggleReceipt toggle) {
         boolean enable = s.op() == Op.ENABLE;
         ToggleReceiptAssert t = assertThatReceipt(toggle).toggle();
@@ -655,6 +690,9 @@ class LifecyclePropertyTest {
         assertThat(r.changed()).isEqualTo(execute);
         assertThat(r.enabled()).isEqualTo(execute || wasEnabled);
         assertThatReceipt(r).doctor().hasStatus(statuses.get(s.ext()));
+        assertThat(r.targetIdentityProven())
+            .as("target_identity_proven")
+            .isEqualTo(expectedTargetProven);
       } else if (receipt instanceof DoctorReceipt p) {
         assertThatReceipt(p).doctor().hasStatus(statuses.get(s.ext()));
       } else if (receipt instanceof DoctorBatchReceipt batch) {
@@ -767,6 +805,12 @@ class LifecyclePropertyTest {
         assertThat(r.doctorVerifiedIdentities())
             .as("verified identities")
             .containsExactlyElementsOf(x.proof.stream().map(identities::get).toList());
+        for (int v : x.history) {
+          assertThat(r.snapshot(revision(e, v)).orElseThrow().provenIdentities())
+              .as("proven identities of %s %s", IDS.get(e), VERSIONS.get(v))
+              .containsExactlyElementsOf(
+                  x.proven.getOrDefault(v, List.of()).stream().map(identities::get).toList());
+        }
         // never ready without a fresh proof of the launcher as it is now
         boolean fresh = fresh(e);
         assertThat(listed.get(IDS.get(e))).as("listed doctor_verified").isEqualTo(fresh);

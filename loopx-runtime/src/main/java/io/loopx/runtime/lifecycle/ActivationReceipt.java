@@ -21,6 +21,9 @@ import tools.jackson.databind.node.ObjectNode;
  * @param enabled {@code true} when executed, empty in a preview
  * @param doctor the candidate's doctor packet
  * @param rollbackAvailable whether a rollback revision is (or would be) recorded
+ * @param targetIdentityProven whether the candidate's runtime identity found now was proven for the
+ *     candidate revision before this command ({@code target_identity_proven}): always false on
+ *     install; on upgrade true only when the revision is in the history with that identity proven
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record ActivationReceipt(
@@ -33,7 +36,8 @@ public record ActivationReceipt(
     Optional<Revision> previousRevision,
     Optional<Boolean> enabled,
     DoctorReceipt doctor,
-    boolean rollbackAvailable)
+    boolean rollbackAvailable,
+    boolean targetIdentityProven)
     implements Receipt {
 
   /** Rejects nulls. */
@@ -67,6 +71,7 @@ public record ActivationReceipt(
     Receipts.putOptional(o, "enabled", enabled);
     o.set("doctor", doctor.toJson());
     o.put("rollback_available", rollbackAvailable);
+    o.put("target_identity_proven", targetIdentityProven);
     return o;
   }
 }

@@ -18,6 +18,10 @@ import tools.jackson.databind.node.ObjectNode;
  * @param previousRevision the revision active before the rollback
  * @param enabled the enabled bit after the command (in a preview: the current value)
  * @param doctor the target's doctor packet
+ * @param targetIdentityProven whether the runtime identity found now at the target's saved location
+ *     was proven for the target revision before this command ({@code target_identity_proven}):
+ *     false tells the operator that the code that would run (or now runs) is not the code proven
+ *     for that version, for example after a new version was copied over the old one's directory
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record RollbackReceipt(
@@ -28,7 +32,8 @@ public record RollbackReceipt(
     Revision revision,
     Revision previousRevision,
     boolean enabled,
-    DoctorReceipt doctor)
+    DoctorReceipt doctor,
+    boolean targetIdentityProven)
     implements Receipt {
 
   /** Rejects nulls. */
@@ -59,6 +64,7 @@ public record RollbackReceipt(
     o.put("previous_revision", previousRevision.value());
     o.put("enabled", enabled);
     o.set("doctor", doctor.toJson());
+    o.put("target_identity_proven", targetIdentityProven);
     return o;
   }
 }

@@ -3,7 +3,6 @@ package io.loopx.runtime.internal.identity;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.json.CanonicalJson;
 import java.util.Objects;
-import java.util.Optional;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -17,18 +16,21 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Every {@code HEX64} below is a {@link FileIdentity#digest() file identity} unless said
  * otherwise. Paths never appear in a record: identities are content-addressed.
  *
- * <p><b>Executable launcher</b> ({@code entrypoint}):
+ * <p><b>Executable launcher</b> ({@code entrypoint}) <b>without {@code #!}</b>: the runtime
+ * identity is the launcher's {@link FileIdentity#digest() file identity} itself (the file identity
+ * record, links followed), so it equals the identity of the file.
+ *
+ * <p><b>Executable launcher with {@code #!}</b>:
  *
  * <pre>{@code
  * {"schema_version":"loopx_runtime_identity_v1","kind":"executable",
- *  "launcher":HEX64,"interpreter":HEX64|null}
+ *  "launcher":HEX64,"interpreter":HEX64}
  * }</pre>
  *
- * {@code launcher} identifies the launcher file (links followed). {@code interpreter} is null
- * unless the launcher starts with {@code #!}; then it identifies the interpreter program: the
- * shebang's interpreter path as written, or, for {@code #!/usr/bin/env NAME}, the file NAME
- * resolves to (the {@code env} program itself must exist but is a trampoline and is not part of the
- * identity).
+ * {@code launcher} identifies the launcher file (links followed); {@code interpreter} identifies
+ * the interpreter program: the shebang's interpreter path as written, or, for {@code #!/usr/bin/env
+ * NAME}, the file NAME resolves to (the {@code env} program itself must exist but is a trampoline
+ * and is not part of the identity).
  *
  * <p><b>Java main class</b> ({@code java_main}):
  *
@@ -88,16 +90,16 @@ public record RuntimeIdentity(String value) implements Comparable<RuntimeIdentit
     return value;
   }
 
-  static ObjectNode executableRecord(FileIdentity launcher, Optional<FileIdentity> interpreter) {
+  /**
+   * Returns the record of a launcher that starts with {@code #!}; a launcher without one is
+   * identified by its {@link FileIdentity#toJson() file identity record} instead.
+   */
+  static ObjectNode executableRecord(FileIdentity launcher, FileIdentity interpreter) {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("schema_version", SCHEMA_VERSION);
     node.put("kind", "executable");
     node.put("launcher", launcher.digest());
-    if (interpreter.isPresent()) {
-      node.put("interpreter", interpreter.get().digest());
-    } else {
-      node.putNull("interpreter");
-    }
+    node.put("interpreter", interpreter.digest());
     return node;
   }
 

@@ -31,16 +31,16 @@ import tools.jackson.databind.node.ObjectNode;
  * not resolved — and is saved as the revision's {@code entrypoint_path}; afterwards {@link
  * #resolveSaved} identifies the file at the saved path and never searches PATH for it again.
  *
- * <p>A launcher that starts with {@code #!} joins its interpreter's identity: the first 256 bytes
- * are read; an absolute interpreter path is used as written; for an interpreter named {@code env}
- * (e.g. {@code #!/usr/bin/env python3}), which must exist, the line's single argument names the
- * program, looked up in the launcher's directory first, then on PATH. An interpreter that cannot be
- * found or a relative interpreter path makes the runtime {@link RuntimeResolution.Missing}. The
- * line is read as bytes the way the kernel reads it ({@link Shebang}); a line that does not end
- * within 256 bytes, a non-UTF-8 interpreter path, an {@code env} argument that is not one plain
- * program name (options such as {@code -S}, several words, an assignment) and an interpreter (or
- * {@code env} program) that is itself a {@code #!} script make it {@link
- * RuntimeResolution.Unsupported}.
+ * <p>A launcher without {@code #!} has its {@link FileIdentity} as its runtime identity. A launcher
+ * that starts with {@code #!} joins its interpreter's identity: the first 256 bytes are read; an
+ * absolute interpreter path is used as written; for an interpreter named {@code env} (e.g. {@code
+ * #!/usr/bin/env python3}), which must exist, the line's single argument names the program, looked
+ * up in the launcher's directory first, then on PATH. An interpreter that cannot be found or a
+ * relative interpreter path makes the runtime {@link RuntimeResolution.Missing}. The line is read
+ * as bytes the way the kernel reads it ({@link Shebang}); a line that does not end within 256
+ * bytes, a non-UTF-8 interpreter path, an {@code env} argument that is not one plain program name
+ * (options such as {@code -S}, several words, an assignment) and an interpreter (or {@code env}
+ * program) that is itself a {@code #!} script make it {@link RuntimeResolution.Unsupported}.
  *
  * <p><b>Java main classes.</b> The class is searched, without loading it, as {@code
  * com/example/Main.class} in the directories and jars of the {@linkplain
@@ -164,7 +164,11 @@ public final class RuntimeResolver {
       interpreterIdentity = Optional.of(interpreterScan.get().identity());
       stamps.add(interpreterScan.get().stamp());
     }
-    ObjectNode record = RuntimeIdentity.executableRecord(launcherIdentity, interpreterIdentity);
+    // Without #! the file identity is the runtime identity; with one, the interpreter joins it.
+    ObjectNode record =
+        interpreterIdentity.isPresent()
+            ? RuntimeIdentity.executableRecord(launcherIdentity, interpreterIdentity.get())
+            : launcherIdentity.toJson();
     return resolved(Optional.of(launcher), List.of(launcher.toString()), record, stamps);
   }
 

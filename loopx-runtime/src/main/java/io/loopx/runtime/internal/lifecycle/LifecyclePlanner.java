@@ -75,6 +75,7 @@ final class LifecyclePlanner {
               Optional.empty(),
               Optional.empty(),
               packet,
+              false,
               false),
           List.of());
     }
@@ -94,6 +95,7 @@ final class LifecyclePlanner {
             Optional.empty(),
             Optional.of(true),
             packet,
+            false,
             false),
         List.of(new EntryChange(m.id(), Optional.empty(), Optional.of(record))));
   }
@@ -108,6 +110,8 @@ final class LifecyclePlanner {
     }
     DoctorReceipt packet = DoctorLadder.evaluate(m, true, o.runtime(), o.probe());
     Optional<io.loopx.api.Revision> previous = Optional.of(current.activeRevision());
+    boolean proven =
+        ExtensionRecords.provenFor(current, m.revision(), o.runtime().resolvedIdentity());
     if (!execute) {
       return LifecyclePlan.succeed(
           new ActivationReceipt(
@@ -120,7 +124,8 @@ final class LifecyclePlanner {
               previous,
               Optional.empty(),
               packet,
-              true),
+              true,
+              proven),
           List.of());
     }
     if (!packet.ready()) {
@@ -139,7 +144,8 @@ final class LifecyclePlanner {
             previous,
             Optional.of(true),
             packet,
-            true),
+            true,
+            proven),
         List.of(new EntryChange(m.id(), Optional.of(current), Optional.of(next))));
   }
 
@@ -223,6 +229,8 @@ final class LifecyclePlanner {
     RevisionSnapshot target = rollbackTarget(r);
     Observation o = observation(obs, r.id());
     DoctorReceipt packet = DoctorLadder.evaluate(target.manifest(), true, o.runtime(), o.probe());
+    boolean proven =
+        ExtensionRecords.provenFor(r, target.revision(), o.runtime().resolvedIdentity());
     if (!execute) {
       return LifecyclePlan.succeed(
           new RollbackReceipt(
@@ -233,7 +241,8 @@ final class LifecyclePlanner {
               target.revision(),
               r.activeRevision(),
               r.enabled(),
-              packet),
+              packet,
+              proven),
           List.of());
     }
     if (!packet.ready()) {
@@ -248,7 +257,8 @@ final class LifecyclePlanner {
             target.revision(),
             r.activeRevision(),
             true,
-            packet),
+            packet,
+            proven),
         List.of(change(r, ExtensionRecords.rolledBack(r, packet.entrypointIdentity().get()))));
   }
 

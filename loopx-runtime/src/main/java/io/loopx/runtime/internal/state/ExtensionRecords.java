@@ -29,7 +29,7 @@ public final class ExtensionRecords {
         Optional.empty(),
         identity.map(i -> snapshot.revision()),
         identity.map(List::of).orElse(List.of()),
-        List.of(snapshot));
+        List.of(identity.map(i -> withProven(snapshot, i)).orElse(snapshot)));
   }
 
   /** Returns {@code r}, or throws {@code EXTENSION_DISABLED} when it is disabled. */
@@ -56,7 +56,8 @@ public final class ExtensionRecords {
   /**
    * Returns a copy whose proof records {@code identity} as verified for {@code revision}: appended
    * as the newest identity when the proof is already bound to that revision (the oldest dropped
-   * past 32), otherwise a new proof with just this identity.
+   * past 32), otherwise a new proof with just this identity. The identity is also added to the
+   * revision's {@link RevisionSnapshot#provenIdentities() proven identities}.
    */
   public static ExtensionRecord withVerified(
       ExtensionRecord r, Revision revision, String identity) {
@@ -76,7 +77,36 @@ public final class ExtensionRecords {
         r.rollbackRevision(),
         Optional.of(revision),
         identities,
-        r.revisions());
+        r.revisions().stream()
+            .map(snap -> snap.revision().equals(revision) ? withProven(snap, identity) : snap)
+            .toList());
+  }
+
+  /**
+   * Returns whether {@code identity}, the runtime identity found now, was proven for {@code
+   * revision} of {@code r} before: the {@code target_identity_proven} of rollback and upgrade
+   * receipts. False when the identity is unknown or the revision is not recorded.
+   */
+  public static boolean provenFor(ExtensionRecord r, Revision revision, Optional<String> identity) {
+    return identity.isPresent()
+        && r.snapshot(revision)
+            .map(snap -> snap.provenIdentities().contains(identity.get()))
+            .orElse(false);
+  }
+
+  /**
+   * Returns {@code snapshot} with {@code identity} as its newest proven identity (moved there if
+   * already listed), dropping the oldest past {@link RevisionSnapshot#MAX_PROVEN_IDENTITIES}.
+   */
+  public static RevisionSnapshot withProven(RevisionSnapshot snapshot, String identity) {
+    List<String> proven = new ArrayList<>(snapshot.provenIdentities());
+    proven.remove(identity);
+    proven.add(identity);
+    while (proven.size() > RevisionSnapshot.MAX_PROVEN_IDENTITIES) {
+      proven.remove(0);
+    }
+    return new RevisionSnapshot(
+        snapshot.revision(), snapshot.manifest(), snapshot.entrypointPath(), proven);
   }
 
   /**
@@ -99,14 +129,32 @@ public final class ExtensionRecords {
   /**
    * Returns the record after activating {@code snapshot} as an upgrade: enabled, the new revision
    * active, the previous active revision as rollback target, earlier proofs dropped and a new proof
-   * for {@code identity}. The snapshot becomes the newest in history; history keeps the newest
-   * {@link ExtensionRecord#MAX_REVISIONS} revisions and always the active and rollback targets.
+   * for {@code identity}, which is also added to the snapshot's proven identities (after those of
+   * an earlier copy of the same revision). The snapshot becomes the newest in history; history
+   * keeps the newest {@link ExtensionRecord#MAX_REVISIONS} revisions and always the active and
+   * rollback targets.
    */
   public static ExtensionRecord upgradedTo(
       ExtensionRecord r, RevisionSnapshot snapshot, Optional<String> identity) {
     List<RevisionSnapshot> history = new ArrayList<>(r.revisions());
+    // An earlier copy of the same revision hands its proven identities on (oldest first).
+    RevisionSnapshot newest = snapshot;
+    Optional<RevisionSnapshot> earlier = r.snapshot(snapshot.revision());
+    if (earlier.isPresent()) {
+      List<String> proven = new ArrayList<>(earlier.get().provenIdentities());
+      proven.addAll(snapshot.provenIdentities());
+      newest =
+          new RevisionSnapshot(
+              snapshot.revision(), snapshot.manifest(), snapshot.entrypointPath(), List.of());
+      for (String i : proven) {
+        newest = withProven(newest, i);
+      }
+    }
+    if (identity.isPresent()) {
+      newest = withProven(newest, identity.get());
+    }
     history.removeIf(s -> s.revision().equals(snapshot.revision()));
-    history.add(snapshot);
+    history.add(newest);
     return new ExtensionRecord(
         r.id(),
         true,

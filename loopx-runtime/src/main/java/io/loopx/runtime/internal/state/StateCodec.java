@@ -42,6 +42,7 @@ final class StateCodec {
           "revisions");
   private static final Set<String> REVISION_KEYS =
       Set.of("revision", "version", "manifest", "entrypoint_path");
+  private static final String PROVEN = "proven_identities";
 
   private StateCodec() {}
 
@@ -108,8 +109,11 @@ final class StateCodec {
   }
 
   private static RevisionSnapshot decodeRevision(String key, JsonNode r) {
-    require(
-        r.isObject() && keys(r).equals(REVISION_KEYS), "revision fields do not match the schema");
+    require(r.isObject(), "revision fields do not match the schema");
+    // proven_identities was added within loopx_extension_state_v0: absent reads as empty.
+    Set<String> keys = keys(r);
+    keys.remove(PROVEN);
+    require(keys.equals(REVISION_KEYS), "revision fields do not match the schema");
     ExtensionManifest manifest =
         LOADER.fromNormalizedJson(r.get("manifest"), "state entry `" + key + "`");
     require(
@@ -118,7 +122,16 @@ final class StateCodec {
     require(
         manifest.revision().equals(revision),
         "revision " + revision + " is not the hash of its manifest");
-    return new RevisionSnapshot(revision, manifest, optionalText(r, "entrypoint_path"));
+    List<String> proven = new ArrayList<>();
+    JsonNode provenNode = r.get(PROVEN);
+    if (provenNode != null) {
+      require(provenNode.isArray(), PROVEN + " must be an array");
+      for (JsonNode i : provenNode) {
+        require(i.isString(), PROVEN + " must hold strings");
+        proven.add(i.asString());
+      }
+    }
+    return new RevisionSnapshot(revision, manifest, optionalText(r, "entrypoint_path"), proven);
   }
 
   static byte[] encode(ActivationState state) {
@@ -142,6 +155,8 @@ final class StateCodec {
         r.put("version", s.version());
         r.set("manifest", s.manifest().toNormalizedJson());
         putOptional(r, "entrypoint_path", s.entrypointPath());
+        ArrayNode proven = r.putArray(PROVEN);
+        s.provenIdentities().forEach(proven::add);
       }
     }
     byte[] json = MAPPER.writeValueAsBytes(root);

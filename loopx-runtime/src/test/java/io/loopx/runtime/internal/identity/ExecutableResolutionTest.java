@@ -15,6 +15,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ExecutableResolutionTest {
+  /** The file identity of an executable file holding {@code "echo hi\n"}. */
+  private static final String GOLDEN_NO_SHEBANG_IDENTITY =
+      "96ef8ea90556ad3780f8505820ff697332a4181411140d0eb4a842e69d9778fc";
+
   private final FileSystem fs = TestFiles.unixFs();
   private final Path manifestDir = fs.getPath("/ext/demo");
 
@@ -130,13 +134,52 @@ class ExecutableResolutionTest {
     RuntimeResolution.Resolved b = resolved(resolve("/b", "tool"));
 
     assertThat(a.identity()).isEqualTo(b.identity());
-    String launcher = FileIdentity.of(fs.getPath("/a/tool")).digest();
+    FileIdentity launcher = FileIdentity.of(fs.getPath("/a/tool"));
     assertThat(a.identityRecord())
         .isEqualTo(
-            "{\"interpreter\":null,\"kind\":\"executable\",\"launcher\":\""
-                + launcher
-                + "\",\"schema_version\":\"loopx_runtime_identity_v1\"}");
+            "{\"content_sha256\":\""
+                + launcher.contentSha256()
+                + "\",\"executable\":true,\"kind\":\"file_artifact\","
+                + "\"schema_version\":\"loopx_runtime_entrypoint_identity_v1\",\"size\":11}");
     assertThat(a.identity().value()).isEqualTo(TestFiles.sha256Hex(a.identityRecord()));
+  }
+
+  @Test
+  void launcherWithoutShebangHasItsFileIdentityAsRuntimeIdentity() {
+    // docs/contract/doctor.md: the file identity itself, not a record wrapping it.
+    Path tool = write(fs.getPath("/bin/tool"), "\u007fELF binary", true);
+
+    RuntimeResolution.Resolved r = resolved(resolve("/bin", "tool"));
+
+    assertThat(r.identity().value()).isEqualTo(FileIdentity.of(tool).digest());
+    assertThat(r.identityRecord()).doesNotContain("interpreter", "loopx_runtime_identity_v1");
+  }
+
+  @Test
+  void launcherWithoutShebangMatchesTheGoldenFileIdentity() {
+    // The file of FileIdentityTest's golden vector, without its #! line: pinned from an
+    // independent computation (Python hashlib over the hand-written file identity record).
+    write(fs.getPath("/bin/tool"), "echo hi\n", true);
+
+    assertThat(resolved(resolve("/bin", "tool")).identity().value())
+        .isEqualTo(GOLDEN_NO_SHEBANG_IDENTITY);
+  }
+
+  @Test
+  void launcherWithShebangKeepsTheCombinedRecord() {
+    Path sh = write(fs.getPath("/bin/sh"), "sh", true);
+    Path tool = write(fs.getPath("/opt/tool"), "#!/bin/sh\necho hi\n", true);
+
+    RuntimeResolution.Resolved r = resolved(resolve("", "/opt/tool"));
+
+    assertThat(r.identityRecord())
+        .isEqualTo(
+            "{\"interpreter\":\""
+                + FileIdentity.of(sh).digest()
+                + "\",\"kind\":\"executable\",\"launcher\":\""
+                + FileIdentity.of(tool).digest()
+                + "\",\"schema_version\":\"loopx_runtime_identity_v1\"}");
+    assertThat(r.identity().value()).isNotEqualTo(FileIdentity.of(tool).digest());
   }
 
   @Test

@@ -197,9 +197,11 @@ class ExtensionCommandsTest {
     assertThat(preview.get("changed").booleanValue()).isFalse();
     assertThat(preview.get("previous_revision").stringValue()).isEqualTo(first);
     assertThat(preview.get("enabled").isNull()).isTrue();
+    assertThat(preview.get("target_identity_proven").booleanValue()).isFalse();
     assertDoctor(preview.get("doctor"), "probe_required");
 
     ObjectNode executed = cli.json(0, "extension", "upgrade", "--manifest", manifest2, "--execute");
+    assertThat(executed.get("target_identity_proven").booleanValue()).isFalse();
     assertThat(executed.get("version").stringValue()).isEqualTo("2.0.0");
     assertThat(executed.get("changed").booleanValue()).isTrue();
     assertThat(executed.get("enabled").booleanValue()).isTrue();
@@ -473,6 +475,8 @@ class ExtensionCommandsTest {
     assertThat(preview.get("changed").booleanValue()).isFalse();
     assertThat(preview.get("revision").stringValue()).isEqualTo(first);
     assertThat(preview.get("previous_revision").stringValue()).isEqualTo(second);
+    // Both versions' packages hold the same provider bytes: install proved them for 1.0.0.
+    assertThat(preview.get("target_identity_proven").booleanValue()).isTrue();
     assertDoctor(preview.get("doctor"), "probe_required");
 
     ObjectNode executed = cli.json(0, "extension", "rollback", "demo-ext", "--execute");
@@ -485,6 +489,31 @@ class ExtensionCommandsTest {
     assertThat(back.get("revision").stringValue()).isEqualTo(second);
     assertThat(cli.run("extension", "rollback", "demo-ext").stdout())
         .containsPattern("(?m)^operation: +rollback$");
+  }
+
+  @Test
+  void rollbackAfterAnInPlaceUpdateSaysTheTargetIdentityIsUnproven() throws IOException {
+    installExecuted();
+    // 2.0.0 copied over 1.0.0's directory, with provider code of its own.
+    Cli.writeProvider(v1, "demo-ext", "2.0.0");
+    Path script = v1.resolve("bin/provider");
+    Files.writeString(script, Files.readString(script) + "# 2.0.0\n");
+    cli.json(0, "extension", "upgrade", "--manifest", manifest1, "--execute");
+    assertThat(cli.run("extension", "rollback", "demo-ext").stdout())
+        .containsPattern("(?m)^target_identity_proven: +false$");
+
+    ObjectNode executed = cli.json(0, "extension", "rollback", "demo-ext", "--execute");
+
+    assertThat(DocumentedKeys.of(executed)).containsExactlyElementsOf(DocumentedKeys.ROLLBACK);
+    assertThat(executed.get("version").stringValue()).isEqualTo("1.0.0");
+    assertThat(executed.get("target_identity_proven").booleanValue()).isFalse();
+    assertDoctor(executed.get("doctor"), "ready");
+    // Rolling forward: the code at the saved path is the one proven for 2.0.0.
+    assertThat(
+            cli.json(0, "extension", "rollback", "demo-ext")
+                .get("target_identity_proven")
+                .booleanValue())
+        .isTrue();
   }
 
   @Test
