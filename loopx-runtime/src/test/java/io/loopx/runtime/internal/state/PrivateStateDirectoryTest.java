@@ -365,6 +365,9 @@ class PrivateStateDirectoryTest {
   }
 
   private static String mode(Path p) {
+    if (!p.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      return "(no posix view)";
+    }
     try {
       return PosixFilePermissions.toString(
           Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
