@@ -14,6 +14,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.UserPrincipal;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Arrays;
@@ -36,6 +37,13 @@ import org.apiguardian.api.API;
  * lock plus an OS advisory lock), waited for at most {@link #DEFAULT_LOCK_TIMEOUT}. A symlink, FIFO
  * or other non-regular file at the state or lock path is refused without being followed.
  *
+ * <p>The state directory (created with mode 0700) and the state, lock and temp files (created with
+ * mode 0600) must be private, in the manner of OpenSSH's StrictModes: every read and every write
+ * refuses them with {@code STATE_UNREADABLE}, before touching anything, when one is a symbolic
+ * link, is not owned by the effective user or is group- or world-writable. The directories above
+ * the state directory (the runtime root) may be symbolic links. Without POSIX attributes only the
+ * link and type checks apply; see docs/contract/state.md.
+ *
  * <p>Every read reads the whole file. Decoding (which re-validates every stored manifest and its
  * revision hash) is a pure function of the bytes, so the last decoded bytes and their state are
  * kept: a read of exactly the same bytes returns the same immutable state without decoding again.
@@ -55,6 +63,7 @@ public final class FileActivationStore implements ActivationStore {
   private final Path lockFile;
   private final Duration lockTimeout;
   private final Consumer<WriteStep> observer;
+  private final PrivatePaths rule;
   private final AtomicReference<Decoded> lastDecoded = new AtomicReference<>(Decoded.NONE);
 
   /** State file bytes and what they decode to. */
@@ -62,18 +71,21 @@ public final class FileActivationStore implements ActivationStore {
     static final Decoded NONE = new Decoded(new byte[0], ActivationState.EMPTY);
   }
 
-  private FileActivationStore(Path stateFile, Duration lockTimeout, Consumer<WriteStep> observer) {
+  private FileActivationStore(
+      Path stateFile, Duration lockTimeout, Consumer<WriteStep> observer, PrivatePaths rule) {
     this.stateFile = stateFile.toAbsolutePath().normalize();
     this.lockFile = this.stateFile.resolveSibling(this.stateFile.getFileName() + ".lock");
     this.lockTimeout = Objects.requireNonNull(lockTimeout, "lockTimeout");
     this.observer = observer;
+    this.rule = rule;
   }
 
   /**
    * Returns the store of the state file {@code stateFile} (lock at {@code stateFile + ".lock"}).
    */
   public static FileActivationStore at(Path stateFile) {
-    return new FileActivationStore(stateFile, DEFAULT_LOCK_TIMEOUT, step -> {});
+    return new FileActivationStore(
+        stateFile, DEFAULT_LOCK_TIMEOUT, step -> {}, PrivatePaths.of(stateFile.getFileSystem()));
   }
 
   /** Returns the store of {@code <runtimeRoot>/extensions/state.json}. */
@@ -83,12 +95,21 @@ public final class FileActivationStore implements ActivationStore {
 
   /** Returns a copy that waits at most {@code timeout} for the lock. */
   public FileActivationStore withLockTimeout(Duration timeout) {
-    return new FileActivationStore(stateFile, timeout, observer);
+    return new FileActivationStore(stateFile, timeout, observer, rule);
   }
 
   /** Test hook: a copy that reports each durability step of a write to {@code observer}. */
   FileActivationStore withObserver(Consumer<WriteStep> observer) {
-    return new FileActivationStore(stateFile, lockTimeout, observer);
+    return new FileActivationStore(stateFile, lockTimeout, observer, rule);
+  }
+
+  /**
+   * Test hook: a copy that expects {@code owner} to own the state directory and its files (on a
+   * file system without an effective user, such as Jimfs, the owner check is otherwise skipped).
+   */
+  FileActivationStore withOwner(UserPrincipal owner) {
+    return new FileActivationStore(
+        stateFile, lockTimeout, observer, new PrivatePaths(Optional.of(owner)));
   }
 
   /** Returns the absolute state file path. */
@@ -104,7 +125,10 @@ public final class FileActivationStore implements ActivationStore {
   @Override
   public ActivationState read() {
     try {
-      Optional<byte[]> bytes = StateFiles.readIfPresent(stateFile);
+      if (!rule.directoryOrAbsent(stateDirectory())) {
+        return ActivationState.EMPTY;
+      }
+      Optional<byte[]> bytes = StateFiles.readIfPresent(stateFile, rule);
       return bytes.isEmpty() ? ActivationState.EMPTY : decode(bytes.get());
     } catch (IOException e) {
       throw new LoopxException(
@@ -129,12 +153,16 @@ public final class FileActivationStore implements ActivationStore {
       return read();
     }
     try {
-      StateFiles.createPrivateDirectories(stateDirectory());
+      if (!rule.directoryOrAbsent(stateDirectory())) {
+        StateFiles.createPrivateDirectories(stateDirectory());
+        rule.directoryOrAbsent(stateDirectory());
+      }
+      rule.fileOrAbsent(stateFile); // refused before the lock file is created
     } catch (IOException e) {
       throw new LoopxException(
           ErrorKind.IO_FAILED, "cannot create the state directory " + stateFile.getParent(), e);
     }
-    try (StateLock lock = StateLock.acquire(lockFile, lockTimeout)) {
+    try (StateLock lock = StateLock.acquire(lockFile, lockTimeout, rule)) {
       ActivationState current = read();
       ActivationState next = current;
       for (EntryChange change : effective) {
@@ -177,7 +205,8 @@ public final class FileActivationStore implements ActivationStore {
         channel.force(true);
         observer.accept(WriteStep.TEMP_FSYNCED);
       }
-      StateFiles.requireRegularOrAbsent(stateFile);
+      rule.fileOrAbsent(temp);
+      rule.fileOrAbsent(stateFile);
       Files.move(temp, stateFile, StandardCopyOption.ATOMIC_MOVE);
       observer.accept(WriteStep.RENAMED);
       StateFiles.syncDirectory(dir);

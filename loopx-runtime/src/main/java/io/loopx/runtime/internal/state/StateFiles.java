@@ -11,7 +11,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -26,28 +25,12 @@ final class StateFiles {
 
   private StateFiles() {}
 
-  /** Throws {@code STATE_UNREADABLE} if {@code path} exists and is not a regular file. */
-  static boolean requireRegularOrAbsent(Path path) throws IOException {
-    BasicFileAttributes attrs;
-    try {
-      attrs = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    } catch (NoSuchFileException e) {
-      return false;
-    }
-    if (!attrs.isRegularFile()) {
-      throw new LoopxException(
-          ErrorKind.STATE_UNREADABLE,
-          "extension runtime state path "
-              + path
-              + " is not a regular file (symlinks, FIFOs and"
-              + " directories are refused)");
-    }
-    return true;
-  }
-
-  /** Reads a regular file without following symlinks; empty when it does not exist. */
-  static Optional<byte[]> readIfPresent(Path path) throws IOException {
-    if (!requireRegularOrAbsent(path)) {
+  /**
+   * Reads a private regular file (see {@link PrivatePaths}) without following symlinks; empty when
+   * it does not exist.
+   */
+  static Optional<byte[]> readIfPresent(Path path, PrivatePaths rule) throws IOException {
+    if (!rule.fileOrAbsent(path)) {
       return Optional.empty();
     }
     try (InputStream in =

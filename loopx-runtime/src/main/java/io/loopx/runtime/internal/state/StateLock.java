@@ -33,7 +33,16 @@ final class StateLock implements AutoCloseable {
     this.osLock = osLock;
   }
 
+  /** As {@link #acquire(Path, Duration, PrivatePaths)} with the rule of the lock's file system. */
   static StateLock acquire(Path lockFile, Duration timeout) {
+    return acquire(lockFile, timeout, PrivatePaths.of(lockFile.getFileSystem()));
+  }
+
+  /**
+   * Takes the lock on {@code lockFile}, creating it with mode 0600; an existing or just opened lock
+   * file that {@code rule} refuses is {@code STATE_UNREADABLE}.
+   */
+  static StateLock acquire(Path lockFile, Duration timeout, PrivatePaths rule) {
     long deadline = System.nanoTime() + timeout.toNanos();
     ReentrantLock jvmLock =
         IN_JVM.computeIfAbsent(lockFile.toAbsolutePath().normalize(), p -> new ReentrantLock());
@@ -47,13 +56,14 @@ final class StateLock implements AutoCloseable {
     }
     FileChannel channel = null;
     try {
-      StateFiles.requireRegularOrAbsent(lockFile);
+      rule.fileOrAbsent(lockFile);
       channel =
           FileChannel.open(
               lockFile,
               java.util.Set.of(
                   StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
               StateFiles.privateFileAttributes(lockFile));
+      rule.fileOrAbsent(lockFile); // what was opened, had it been swapped in meanwhile
       long backoffMillis = 2;
       while (true) {
         FileLock lock = tryLock(channel);
