@@ -17,16 +17,16 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The StrictModes rule of the state directory (package-private): the directory that holds the
- * state file and every file LoopX keeps there are refused with {@code STATE_UNREADABLE}, naming the
- * path and the reason, when they are symbolic links, not owned by the effective user, or group- or
+ * The StrictModes rule of the state directory (package-private): the directory that holds the state
+ * file and every file LoopX keeps there are refused with {@code STATE_UNREADABLE}, naming the path
+ * and the reason, when they are symbolic links, not owned by the effective user, or group- or
  * world-writable. Attributes are read without following links.
  *
  * <p>Where the file system has no POSIX attribute view (Windows, Jimfs without {@code "posix"})
  * only the symbolic-link and file-type checks apply. The owner check needs the effective user: on
- * the default file system it is the owner of {@code /proc/self} where that exists (Linux), else
- * the user named by {@code user.name}; on any other file system (Jimfs) there is no effective user
- * and the owner check is skipped unless a test names one.
+ * the default file system it is the owner of {@code /proc/self} where that exists (Linux), else the
+ * user named by {@code user.name}; on any other file system (Jimfs) there is no effective user and
+ * the owner check is skipped unless a test names one.
  *
  * @param owner the expected owner; empty skips the owner check
  */
@@ -35,7 +35,9 @@ record PrivatePaths(Optional<UserPrincipal> owner) {
       " (the state directory and the files LoopX keeps there must be private to the effective"
           + " user: no symbolic link, owned by that user, not group- or world-writable)";
 
-  /** The checks for {@code fileSystem}, with the effective user of this process where it has one. */
+  /**
+   * The checks for {@code fileSystem}, with the effective user of this process where it has one.
+   */
   static PrivatePaths of(FileSystem fileSystem) {
     return new PrivatePaths(
         fileSystem == FileSystems.getDefault() ? EffectiveUser.VALUE : Optional.empty());

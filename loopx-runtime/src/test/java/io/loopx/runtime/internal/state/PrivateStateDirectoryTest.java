@@ -36,12 +36,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The StrictModes rule of the state directory (docs/contract/state.md): {@code extensions/} and
- * the state and lock files are refused with {@code STATE_UNREADABLE}, naming the path and the
- * reason, when they are symbolic links, not owned by the effective user, or group- or
- * world-writable, on every read and write, and nothing is changed. On Jimfs (with POSIX views, the
- * owner named through the test hook) and on the real file system, where the machine's root user
- * hands files to another uid.
+ * The StrictModes rule of the state directory (docs/contract/state.md): {@code extensions/} and the
+ * state and lock files are refused with {@code STATE_UNREADABLE}, naming the path and the reason,
+ * when they are symbolic links, not owned by the effective user, or group- or world-writable, on
+ * every read and write, and nothing is changed. On Jimfs (with POSIX views, the owner named through
+ * the test hook) and on the real file system, where the machine's root user hands files to another
+ * uid.
  */
 class PrivateStateDirectoryTest {
   private static final int OTHER_UID = 4242;
@@ -247,8 +247,7 @@ class PrivateStateDirectoryTest {
     assertThat(FileActivationStore.inRuntimeRoot(root).read()).isEqualTo(written);
     assertThat(mode(real.resolve("extensions"))).isEqualTo("rwx------");
     assertThat(mode(real.resolve("extensions").resolve("state.json"))).isEqualTo("rw-------");
-    assertThat(mode(real.resolve("extensions").resolve("state.json.lock")))
-        .isEqualTo("rw-------");
+    assertThat(mode(real.resolve("extensions").resolve("state.json.lock"))).isEqualTo("rw-------");
   }
 
   @Test
@@ -304,8 +303,7 @@ class PrivateStateDirectoryTest {
    * state is byte for byte as before.
    */
   private static void assertRefusedAndUntouched(
-      FileActivationStore store, Path path, String reason, boolean readRefused)
-      throws IOException {
+      FileActivationStore store, Path path, String reason, boolean readRefused) throws IOException {
     Path dir = store.stateFile().getParent();
     Map<String, String> before = snapshotOf(dir);
     if (readRefused) {
