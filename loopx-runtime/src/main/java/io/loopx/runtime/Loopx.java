@@ -98,7 +98,7 @@ public final class Loopx {
         new ProviderLaunch(
             b.launcher.orElseGet(
                 () -> OsProcessLauncher.builder().pidsLimit(b.providerPidsLimit).build()),
-            b.hostEnvironment,
+            b.providerEnvironment.filter(b.hostEnvironment),
             environment.searchPath());
     this.catalog = new CatalogPublisher(store, freshness, VERSION, b.builtins);
     this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog);
@@ -273,6 +273,7 @@ public final class Loopx {
     private RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
     private Map<String, String> hostEnvironment = System.getenv();
     private boolean hostEnvironmentGiven;
+    private ProviderEnvironment providerEnvironment = ProviderEnvironment.inheritAll();
     private final Map<String, byte[]> bundled = new LinkedHashMap<>();
     private DomainPolicy policy = DomainPolicy.denyAll();
 
@@ -356,6 +357,18 @@ public final class Loopx {
     public Builder hostEnvironment(Map<String, String> environment) {
       this.hostEnvironment = Map.copyOf(environment);
       this.hostEnvironmentGiven = true;
+      return this;
+    }
+
+    /**
+     * Chooses which variables of the {@linkplain #hostEnvironment host environment} providers and
+     * doctor probes inherit (default: {@link ProviderEnvironment#inheritAll()}, every variable,
+     * secrets included). {@code ProviderEnvironment.allowList("MY_VAR")} keeps only PATH, HOME,
+     * LANG, LC_*, TZ, TMPDIR and the named variables. The one PATH is composed from the unfiltered
+     * host environment either way.
+     */
+    public Builder providerEnvironment(ProviderEnvironment policy) {
+      this.providerEnvironment = Objects.requireNonNull(policy, "policy");
       return this;
     }
 
