@@ -164,8 +164,11 @@ class EntrypointChangedDuringRunTest {
   /**
    * The prevention half for a native launcher (docs/threat-model.md, P2): other bytes renamed over
    * the proven binary are killed right after the start, before they get the request ({@code
-   * EXECUTABLE_MISMATCH} at the launcher; the unproven program is a copy of {@code cat}, which
-   * would echo its request), and the receipt fails as for the detection.
+   * EXECUTABLE_MISMATCH} at the launcher), and the receipt fails as for the detection. The
+   * unproven program is a copy of {@code xargs}: given the manifest's argument it reads its stdin
+   * to the end before anything else, so it is still running when the check looks, whatever the
+   * machine's load (a program that exits at once, as {@code cat} of a missing file does, may be
+   * gone first and leave the decision to the detection).
    */
   @Test
   void aNativeLauncherRenamedOverIsKilledBeforeItGetsTheRequest() throws IOException {
@@ -179,7 +182,7 @@ class EntrypointChangedDuringRunTest {
     assertThat(f.loopx.run(id, utf8("{}"), Mode.EXECUTE).outcome().status())
         .isEqualTo(RunStatus.SUCCEEDED);
     Path unproven = tmp.resolve("unproven");
-    Files.copy(Path.of("/bin/cat"), unproven);
+    Files.copy(Path.of("/usr/bin/xargs"), unproven);
     List<LaunchOutcome> outcomes = new ArrayList<>();
     Loopx raced =
         Loopx.builder()
