@@ -99,7 +99,8 @@ public final class Loopx {
             b.launcher.orElseGet(
                 () -> OsProcessLauncher.builder().pidsLimit(b.providerPidsLimit).build()),
             b.providerEnvironment.filter(b.hostEnvironment),
-            environment.searchPath());
+            environment.searchPath(),
+            b.providerStderrTail);
     this.catalog = new CatalogPublisher(store, freshness, VERSION, b.builtins);
     this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog);
     this.standaloneRun = new StandaloneRun(store, freshness, providers);
@@ -274,6 +275,7 @@ public final class Loopx {
     private Map<String, String> hostEnvironment = System.getenv();
     private boolean hostEnvironmentGiven;
     private ProviderEnvironment providerEnvironment = ProviderEnvironment.inheritAll();
+    private boolean providerStderrTail = true;
     private final Map<String, byte[]> bundled = new LinkedHashMap<>();
     private DomainPolicy policy = DomainPolicy.denyAll();
 
@@ -369,6 +371,16 @@ public final class Loopx {
      */
     public Builder providerEnvironment(ProviderEnvironment policy) {
       this.providerEnvironment = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * Keeps (default) or drops the {@code stderr_tail} of run and dispatch receipts and doctor
+     * packets: the last at most 4,096 bytes a provider or probe wrote to stderr. A host whose
+     * providers may print secrets to stderr turns it off; receipts then carry {@code null}.
+     */
+    public Builder providerStderrTail(boolean keep) {
+      this.providerStderrTail = keep;
       return this;
     }
 

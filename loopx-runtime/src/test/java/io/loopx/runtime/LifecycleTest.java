@@ -192,7 +192,7 @@ class LifecycleTest {
     assertFails(
         () -> loopx.install(manifest(), Mode.EXECUTE),
         ErrorKind.DOCTOR_NOT_READY,
-        "doctor is not ready: provider_unavailable");
+        "doctor of `demo-ext` is not ready: provider_unavailable (probe_nonzero_exit, exit code 3)");
     assertThat(Files.exists(stateFile())).isFalse();
   }
 
@@ -216,7 +216,7 @@ class LifecycleTest {
     assertFails(
         () -> loopx.upgrade(v2, Mode.EXECUTE),
         ErrorKind.DOCTOR_NOT_READY,
-        "doctor is not ready: provider_unavailable");
+        "doctor of `demo-ext` is not ready: provider_unavailable (probe_nonzero_exit, exit code 3)");
     assertThat(stateBytes()).isEqualTo(before);
     assertThat(record().doctorVerifiedIdentities()).hasSize(1);
   }
@@ -258,7 +258,8 @@ class LifecycleTest {
     assertFails(
         () -> loopx.enable(ID, Mode.EXECUTE),
         ErrorKind.DOCTOR_NOT_READY,
-        "enable doctor is not ready: provider_unavailable");
+        "enable doctor of `demo-ext` is not ready: provider_unavailable (probe_nonzero_exit,"
+            + " exit code 3)");
     assertThat(record().enabled()).isFalse();
     assertThat(record().doctorVerifiedIdentities()).isEmpty();
 
@@ -359,7 +360,8 @@ class LifecycleTest {
     assertFails(
         () -> loopx.install(manifest(), Mode.EXECUTE),
         ErrorKind.DOCTOR_NOT_READY,
-        "doctor is not ready: provider_unavailable");
+        "doctor of `demo-ext` is not ready: provider_unavailable"
+            + " (entrypoint_changed_during_probe, exit code 0)");
     assertThat(Files.exists(stateFile())).isFalse();
   }
 

@@ -36,7 +36,10 @@ public final class DocumentedKeys {
           "probed_entrypoint_identity",
           "failure_kind",
           "external_writes_performed",
-          "containment");
+          "containment",
+          "exit_code",
+          "stderr_tail",
+          "entrypoint_lookup");
 
   /** An install or upgrade receipt ({@code loopx_extension_operation_v0}). */
   public static final List<String> ACTIVATION =
@@ -128,6 +131,7 @@ public final class DocumentedKeys {
           "failure_kind",
           "exit_code",
           "provider_result",
+          "stderr_tail",
           "input_schema_version",
           "containment");
 
@@ -147,6 +151,7 @@ public final class DocumentedKeys {
           "failure_kind",
           "exit_code",
           "provider_result",
+          "stderr_tail",
           "containment");
 
   /** An activation check ({@code loopx_extension_activation_v0}). */

@@ -180,7 +180,7 @@ class JimfsLifecycleTest {
       assertFails(
           () -> loopx.install(m, Mode.EXECUTE),
           ErrorKind.DOCTOR_NOT_READY,
-          "doctor is not ready: provider_unavailable");
+          notReady("doctor", kinds.get(i) + (i == 0 ? ", exit code 3" : "")));
       assertThat(Files.exists(t.root().runtimeRoot())).isFalse();
       assertThatReceipt(loopx.install(m, Mode.PREVIEW))
           .doctor()
@@ -205,7 +205,7 @@ class JimfsLifecycleTest {
     assertFails(
         () -> loopx.install(m, Mode.EXECUTE),
         ErrorKind.DOCTOR_NOT_READY,
-        "doctor is not ready: provider_unavailable");
+        notReady("doctor", "probe_execution_failed"));
   }
 
   @Test
@@ -227,7 +227,7 @@ class JimfsLifecycleTest {
     assertFails(
         () -> loopx.upgrade(v2, Mode.EXECUTE),
         ErrorKind.DOCTOR_NOT_READY,
-        "doctor is not ready: provider_unavailable");
+        notReady("doctor", "probe_nonzero_exit, exit code 4"));
     assertThat(stateBytes()).isEqualTo(before);
     assertThat(record().doctorVerifiedIdentities()).hasSize(1);
     assertThat(listedVerified()).isTrue();
@@ -286,7 +286,7 @@ class JimfsLifecycleTest {
     assertFails(
         () -> loopx.rollback(ID, Mode.EXECUTE),
         ErrorKind.DOCTOR_NOT_READY,
-        "rollback doctor is not ready: provider_unavailable");
+        notReady("rollback doctor", "probe_nonzero_exit, exit code 2"));
     assertThat(stateBytes()).isEqualTo(before);
   }
 
@@ -343,7 +343,7 @@ class JimfsLifecycleTest {
     assertFails(
         () -> loopx.enable(ID, Mode.EXECUTE),
         ErrorKind.DOCTOR_NOT_READY,
-        "enable doctor is not ready: provider_unavailable");
+        notReady("enable doctor", "probe_nonzero_exit, exit code 3"));
     assertThat(record().enabled()).isFalse();
     assertThat(record().doctorVerifiedIdentities()).isEmpty();
     assertThat(record().doctorVerifiedRevision()).isEmpty();
@@ -362,7 +362,7 @@ class JimfsLifecycleTest {
     assertFails(
         () -> loopx.enable(ID, Mode.EXECUTE),
         ErrorKind.DOCTOR_NOT_READY,
-        "enable doctor is not ready: provider_unavailable");
+        notReady("enable doctor", "probe_nonzero_exit, exit code 3"));
     assertThat(record().enabled()).isTrue();
     assertThat(listedVerified()).isFalse();
     assertThat(loopx.registry().provider(ProviderId.of(ID)).orElseThrow().state().ready())
@@ -509,7 +509,7 @@ class JimfsLifecycleTest {
     assertFails(
         () -> loopx.install(m, Mode.EXECUTE),
         ErrorKind.DOCTOR_NOT_READY,
-        "doctor is not ready: provider_unavailable");
+        notReady("doctor", "entrypoint_changed_during_probe, exit code 0"));
     assertThat(Files.exists(t.root().stateFile())).isFalse();
   }
 
@@ -579,5 +579,10 @@ class JimfsLifecycleTest {
     t.root().writeExecutable(launcher("1.0.0"), "other bytes\n");
 
     assertThat(version("1.0.0").revision()).isEqualTo(r1);
+  }
+
+  /** The {@code doctor_not_ready} message of {@code demo-ext} with its detail. */
+  private static String notReady(String what, String detail) {
+    return what + " of `demo-ext` is not ready: provider_unavailable (" + detail + ")";
   }
 }

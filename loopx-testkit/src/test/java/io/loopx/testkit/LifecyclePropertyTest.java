@@ -425,8 +425,28 @@ class LifecyclePropertyTest {
           ErrorKind.NOT_INSTALLED, "extension `" + IDS.get(e) + "` is not installed");
     }
 
-    static Failure notReady(String what, DoctorStatus status) {
-      return new Failure(ErrorKind.DOCTOR_NOT_READY, what + " is not ready: " + status.wireName());
+    /**
+     * The failure of version {@code v}'s probe that is not ready: a failing doctor exits 3 (see
+     * {@link #mutate}); a missing launcher names what was looked up where (install and upgrade look
+     * in the package directory, enable and rollback at the saved path).
+     */
+    Failure notReady(String what, int e, int v, DoctorStatus status) {
+      String message = what + " of `" + IDS.get(e) + "` is not ready: " + status.wireName();
+      String lookup =
+          what.equals("doctor")
+              ? "`"
+                  + Manifests.DEFAULT_ENTRYPOINT
+                  + "` in `"
+                  + manifests[e][v].directory().toAbsolutePath()
+                  + "`"
+              : "`" + launcher(e, v).toAbsolutePath() + "`";
+      return new Failure(
+          ErrorKind.DOCTOR_NOT_READY,
+          switch (status) {
+            case PROVIDER_UNAVAILABLE -> message + " (probe_nonzero_exit, exit code 3)";
+            case ENTRYPOINT_MISSING -> message + " (looked up " + lookup + ")";
+            default -> message;
+          });
     }
 
     /**
@@ -452,7 +472,7 @@ class LifecyclePropertyTest {
             return Optional.empty();
           }
           if (status != DoctorStatus.READY) {
-            return Optional.of(notReady("doctor", status));
+            return Optional.of(notReady("doctor", e, s.version(), status));
           }
           x.proven.clear();
           x.installed = true;
@@ -482,7 +502,7 @@ class LifecyclePropertyTest {
             return Optional.empty();
           }
           if (status != DoctorStatus.READY) {
-            return Optional.of(notReady("doctor", status));
+            return Optional.of(notReady("doctor", e, s.version(), status));
           }
           List<Integer> history = new ArrayList<>(x.history);
           history.remove(Integer.valueOf(s.version()));
@@ -510,7 +530,7 @@ class LifecyclePropertyTest {
             if (packages[e][x.active].present) {
               revoked(x, token(e, x.active));
             }
-            return Optional.of(notReady("enable doctor", status));
+            return Optional.of(notReady("enable doctor", e, x.active, status));
           }
           x.enabled = true;
           verified(x, x.active, token(e, x.active));
@@ -542,7 +562,7 @@ class LifecyclePropertyTest {
             return Optional.empty();
           }
           if (status != DoctorStatus.READY) {
-            return Optional.of(notReady("rollback doctor", status));
+            return Optional.of(notReady("rollback doctor", e, x.rollback, status));
           }
           int target = x.rollback;
           x.rollback = x.active;

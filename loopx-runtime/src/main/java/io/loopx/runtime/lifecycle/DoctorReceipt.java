@@ -5,6 +5,7 @@ import io.loopx.runtime.Receipt;
 import io.loopx.runtime.process.Containment;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,6 +25,14 @@ import tools.jackson.databind.node.ObjectNode;
  * @param containment how the probe's processes were contained ({@code containment}); empty ({@code
  *     null}) when no probe ran, and for a host {@link io.loopx.runtime.process.ProcessLauncher}
  *     that does not say
+ * @param exitCode the probe's own exit status ({@code exit_code}; 128+n when a signal n it did not
+ *     get from LoopX ended it); empty ({@code null}) when no probe ran or it did not exit by itself
+ *     (timeout, output cap, not started)
+ * @param stderrTail the last at most 4,096 bytes the probe wrote to stderr ({@code stderr_tail},
+ *     see {@link io.loopx.runtime.run.ProviderOutcome#stderrTail()}); empty ({@code null}) when it
+ *     wrote nothing, no probe ran or the host turned it off
+ * @param entrypointLookup what was looked up where ({@code entrypoint_lookup}); present exactly
+ *     when the status is {@link DoctorStatus#ENTRYPOINT_MISSING}
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record DoctorReceipt(
@@ -35,7 +44,10 @@ public record DoctorReceipt(
     Optional<String> entrypointIdentity,
     Optional<String> probedEntrypointIdentity,
     Optional<DoctorFailure> failure,
-    Optional<Containment> containment)
+    Optional<Containment> containment,
+    OptionalInt exitCode,
+    Optional<String> stderrTail,
+    Optional<EntrypointLookup> entrypointLookup)
     implements Receipt {
 
   /** The packet schema version. */
@@ -50,6 +62,35 @@ public record DoctorReceipt(
     Objects.requireNonNull(probedEntrypointIdentity, "probedEntrypointIdentity");
     Objects.requireNonNull(failure, "failure");
     Objects.requireNonNull(containment, "containment");
+    Objects.requireNonNull(exitCode, "exitCode");
+    Objects.requireNonNull(stderrTail, "stderrTail");
+    Objects.requireNonNull(entrypointLookup, "entrypointLookup");
+  }
+
+  /** Creates a packet without probe diagnostics (no exit code, stderr tail or lookup). */
+  public DoctorReceipt(
+      ExtensionId extensionId,
+      String version,
+      DoctorStatus status,
+      boolean available,
+      boolean verified,
+      Optional<String> entrypointIdentity,
+      Optional<String> probedEntrypointIdentity,
+      Optional<DoctorFailure> failure,
+      Optional<Containment> containment) {
+    this(
+        extensionId,
+        version,
+        status,
+        available,
+        verified,
+        entrypointIdentity,
+        probedEntrypointIdentity,
+        failure,
+        containment,
+        OptionalInt.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   /** A doctor packet is always {@code ok}: the status says how the runtime is. */
@@ -84,6 +125,17 @@ public record DoctorReceipt(
     o.put("failure_kind", failure.map(DoctorFailure::wireName).orElse(null));
     o.put("external_writes_performed", false);
     o.put("containment", containment.map(Containment::wireName).orElse(null));
+    if (exitCode.isPresent()) {
+      o.put("exit_code", exitCode.getAsInt());
+    } else {
+      o.putNull("exit_code");
+    }
+    o.put("stderr_tail", stderrTail.orElse(null));
+    if (entrypointLookup.isPresent()) {
+      o.set("entrypoint_lookup", entrypointLookup.get().toJson());
+    } else {
+      o.putNull("entrypoint_lookup");
+    }
     return o;
   }
 }

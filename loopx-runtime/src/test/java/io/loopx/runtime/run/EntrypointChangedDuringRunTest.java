@@ -164,11 +164,11 @@ class EntrypointChangedDuringRunTest {
   /**
    * The prevention half for a native launcher (docs/threat-model.md, P2): other bytes renamed over
    * the proven binary are killed right after the start, before they get the request ({@code
-   * EXECUTABLE_MISMATCH} at the launcher), and the receipt fails as for the detection. The
-   * unproven program is a copy of {@code xargs}: given the manifest's argument it reads its stdin
-   * to the end before anything else, so it is still running when the check looks, whatever the
-   * machine's load (a program that exits at once, as {@code cat} of a missing file does, may be
-   * gone first and leave the decision to the detection).
+   * EXECUTABLE_MISMATCH} at the launcher), and the receipt fails as for the detection. The unproven
+   * program is a copy of {@code xargs}: given the manifest's argument it reads its stdin to the end
+   * before anything else, so it is still running when the check looks, whatever the machine's load
+   * (a program that exits at once, as {@code cat} of a missing file does, may be gone first and
+   * leave the decision to the detection).
    */
   @Test
   void aNativeLauncherRenamedOverIsKilledBeforeItGetsTheRequest() throws IOException {

@@ -375,7 +375,8 @@ class RunOutcomeTest {
                 + receipt.revision().value()
                 + "\",\"protocol\":\"demo_run_v0\",\"dry_run\":true,\"executed\":false,"
                 + "\"status\":\"ready\",\"failure_kind\":null,\"exit_code\":null,"
-                + "\"provider_result\":null,\"input_schema_version\":\"demo_request_v1\","
+                + "\"provider_result\":null,\"stderr_tail\":null,"
+                + "\"input_schema_version\":\"demo_request_v1\","
                 + "\"containment\":null}");
   }
 

@@ -185,6 +185,7 @@ class RunReceiptTest {
             "failure_kind",
             "exit_code",
             "provider_result",
+            "stderr_tail",
             "input_schema_version",
             "containment");
     List<RunReceipt> receipts =
@@ -206,7 +207,8 @@ class RunReceiptTest {
                 + MANIFEST.revision().value()
                 + "\",\"protocol\":\"demo_run_v0\",\"dry_run\":false,\"executed\":true,"
                 + "\"status\":\"succeeded\",\"failure_kind\":null,\"exit_code\":0,"
-                + "\"provider_result\":{\"ok\":true,\"n\":[1]},\"input_schema_version\":\"in_v2\","
+                + "\"provider_result\":{\"ok\":true,\"n\":[1]},\"stderr_tail\":null,"
+                + "\"input_schema_version\":\"in_v2\","
                 + "\"containment\":\"cgroup_v1\"}");
     ObjectNode notStarted = receipts.get(1).toJson();
     assertThat(notStarted.get("ok").booleanValue()).isFalse();

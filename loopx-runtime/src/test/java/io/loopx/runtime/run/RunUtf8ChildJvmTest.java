@@ -92,7 +92,8 @@ class RunUtf8ChildJvmTest {
                     + compact
                     + ",\"own\":\""
                     + own
-                    + "\"},\"input_schema_version\":\"utf8_v1\",\"containment\":\""
+                    + "\"},\"stderr_tail\":null,\"input_schema_version\":\"utf8_v1\","
+                    + "\"containment\":\""
                     // The child JVM runs on this machine, so it chooses as this JVM does.
                     + OsProcessLauncher.create().containment().orElseThrow().wireName()
                     + "\"}"));

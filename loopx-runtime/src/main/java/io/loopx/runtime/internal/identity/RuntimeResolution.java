@@ -1,5 +1,6 @@
 package io.loopx.runtime.internal.identity;
 
+import io.loopx.runtime.lifecycle.EntrypointLookup;
 import io.loopx.runtime.process.FileStamp;
 import java.nio.file.Path;
 import java.util.List;
@@ -86,11 +87,13 @@ public sealed interface RuntimeResolution {
    * interpreter, a missing {@code java} executable or a class not on the code path.
    *
    * @param reason a human-readable reason naming the missing thing
+   * @param lookup what was looked up where (the doctor's {@code entrypoint_lookup})
    */
-  record Missing(String reason) implements RuntimeResolution {
-    /** Checks the reason is present. */
+  record Missing(String reason, EntrypointLookup lookup) implements RuntimeResolution {
+    /** Checks the reason and lookup are present. */
     public Missing {
       Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(lookup, "lookup");
     }
   }
 

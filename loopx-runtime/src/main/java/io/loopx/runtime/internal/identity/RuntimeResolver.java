@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.identity;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.runtime.RuntimeEnvironment;
+import io.loopx.runtime.lifecycle.EntrypointLookup;
 import io.loopx.runtime.process.FileStamp;
 import java.io.File;
 import java.nio.file.FileSystem;
@@ -89,8 +90,13 @@ public final class RuntimeResolver {
     Optional<Path> launcher = locate(executable, manifestDirectory.toAbsolutePath());
     if (launcher.isEmpty()) {
       return executable.isPath()
-          ? missing("entrypoint `" + executable.entrypoint() + "` is not a regular file")
-          : missing("entrypoint `" + executable.entrypoint() + "` was not found on PATH");
+          ? missing(
+              "entrypoint `" + executable.entrypoint() + "` is not a regular file",
+              new EntrypointLookup(
+                  executable.entrypoint(), manifestDirectory.toAbsolutePath().toString()))
+          : missing(
+              "entrypoint `" + executable.entrypoint() + "` was not found on PATH",
+              new EntrypointLookup(executable.entrypoint(), environment.searchPath()));
     }
     return resolveLauncher(launcher.get());
   }
@@ -110,11 +116,15 @@ public final class RuntimeResolver {
       return resolveJavaMain(javaMain);
     }
     if (entrypointPath.isEmpty()) {
-      return missing("entrypoint `" + target.value() + "` has no saved entrypoint path");
+      return missing(
+          "entrypoint `" + target.value() + "` has no saved entrypoint path",
+          new EntrypointLookup(target.value(), ""));
     }
     Path saved = entrypointPath.get();
     if (!saved.isAbsolute()) {
-      return missing("saved entrypoint path `" + saved + "` is not absolute");
+      return missing(
+          "saved entrypoint path `" + saved + "` is not absolute",
+          EntrypointLookup.ofPath(saved.toString()));
     }
     return resolveLauncher(saved);
   }
@@ -122,7 +132,9 @@ public final class RuntimeResolver {
   private RuntimeResolution resolveLauncher(Path launcher) {
     Optional<FileScan> scan = FileScan.tryScan(launcher, Shebang.LIMIT);
     if (scan.isEmpty()) {
-      return missing("entrypoint `" + launcher + "` does not exist or is not a regular file");
+      return missing(
+          "entrypoint `" + launcher + "` does not exist or is not a regular file",
+          EntrypointLookup.ofPath(launcher.toString()));
     }
     FileIdentity launcherIdentity = scan.get().identity();
     Optional<Shebang> shebang = Shebang.parse(scan.get().head(), launcherIdentity.size());
@@ -135,14 +147,16 @@ public final class RuntimeResolver {
         return new RuntimeResolution.Unsupported(
             "entrypoint `" + launcher + "` is unsupported: " + refused.why());
       }
-      if (!(found instanceof Interpreter.Found located)) {
+      if (found instanceof Interpreter.NotFound notFound) {
         return missing(
             "interpreter of entrypoint `"
                 + launcher
                 + "` cannot be resolved from `#!"
                 + shebang.get().text()
-                + "`");
+                + "`",
+            notFound.lookup());
       }
+      Interpreter.Found located = (Interpreter.Found) found;
       Path interpreter = located.path();
       Optional<FileScan> interpreterScan = FileScan.tryScan(interpreter, 2);
       if (interpreterScan.isEmpty()) {
@@ -151,7 +165,8 @@ public final class RuntimeResolver {
                 + interpreter
                 + "` of entrypoint `"
                 + launcher
-                + "` does not exist or is not a regular file");
+                + "` does not exist or is not a regular file",
+            EntrypointLookup.ofPath(interpreter.toString()));
       }
       if (isScript(interpreterScan.get())) {
         return new RuntimeResolution.Unsupported(
@@ -181,7 +196,7 @@ public final class RuntimeResolver {
   private sealed interface Interpreter {
     record Found(Path path) implements Interpreter {}
 
-    record NotFound() implements Interpreter {}
+    record NotFound(EntrypointLookup lookup) implements Interpreter {}
 
     record Refused(String why) implements Interpreter {}
   }
@@ -190,12 +205,16 @@ public final class RuntimeResolver {
     Path javaExecutable = environment.javaExecutable();
     Optional<FileScan> java = FileScan.tryScan(javaExecutable, 0);
     if (java.isEmpty()) {
-      return missing("java executable `" + javaExecutable + "` is not a regular file");
+      return missing(
+          "java executable `" + javaExecutable + "` is not a regular file",
+          EntrypointLookup.ofPath(javaExecutable.toString()));
     }
     String className = target.className();
     Optional<CodeSources.CodeSource> source = CodeSources.find(className, environment.codePath());
     if (source.isEmpty()) {
-      return missing("class `" + className + "` was not found on the code path");
+      return missing(
+          "class `" + className + "` was not found on the code path",
+          new EntrypointLookup(className, codePath()));
     }
     Optional<FileStamp> sourceStamp;
     try {
@@ -206,18 +225,15 @@ public final class RuntimeResolver {
     Optional<String> sourceIdentity = CodeSources.identify(source.get());
     if (sourceIdentity.isEmpty() || sourceStamp.isEmpty()) {
       return missing(
-          "code source `" + source.get().location() + "` of class `" + className + "` vanished");
+          "code source `" + source.get().location() + "` of class `" + className + "` vanished",
+          new EntrypointLookup(className, codePath()));
     }
     ObjectNode record =
         RuntimeIdentity.javaMainRecord(
             java.get().identity(), className, source.get().kind(), sourceIdentity.get());
-    String classPath =
-        environment.codePath().stream()
-            .map(Path::toString)
-            .collect(Collectors.joining(File.pathSeparator));
     return resolved(
         Optional.empty(),
-        List.of(javaExecutable.toString(), "-cp", classPath, className),
+        List.of(javaExecutable.toString(), "-cp", codePath(), className),
         record,
         List.of(java.get().stamp(), sourceStamp.get()));
   }
@@ -240,7 +256,7 @@ public final class RuntimeResolver {
   }
 
   private Interpreter interpreter(Shebang shebang, Path launcher) {
-    Interpreter notFound = new Interpreter.NotFound();
+    Interpreter notFound = notFound(EntrypointLookup.ofPath(shebang.text()));
     if (!shebang.complete()) {
       return new Interpreter.Refused(
           "its `#!` line does not end within " + Shebang.LIMIT + " bytes");
@@ -257,10 +273,10 @@ public final class RuntimeResolver {
     try {
       direct = fs.getPath(written.get());
     } catch (InvalidPathException e) {
-      return notFound;
+      return notFound(EntrypointLookup.ofPath(written.get()));
     }
     if (!direct.isAbsolute()) {
-      return notFound;
+      return notFound(EntrypointLookup.ofPath(written.get()));
     }
     Path fileName = direct.getFileName();
     if (fileName == null || !fileName.toString().equals("env")) {
@@ -271,7 +287,7 @@ public final class RuntimeResolver {
             ? FileScan.tryScan(direct, 2)
             : Optional.empty();
     if (env.isEmpty()) {
-      return notFound;
+      return notFound(EntrypointLookup.ofPath(direct.toString()));
     }
     if (isScript(env.get())) {
       return new Interpreter.Refused("its interpreter `" + direct + "` is itself a `#!` script");
@@ -294,7 +310,29 @@ public final class RuntimeResolver {
     if (name.indexOf('=') >= 0) {
       return new Interpreter.Refused("its `#!` line passes an assignment to env (`" + name + "`)");
     }
-    return program(name, launcher, fs).<Interpreter>map(Interpreter.Found::new).orElse(notFound);
+    return program(name, launcher, fs)
+        .<Interpreter>map(Interpreter.Found::new)
+        .orElseGet(() -> notFound(programLookup(name, launcher)));
+  }
+
+  private static Interpreter notFound(EntrypointLookup lookup) {
+    return new Interpreter.NotFound(lookup);
+  }
+
+  /** Where {@link #program} looked for {@code name}: the launcher's directory, then the PATH. */
+  private EntrypointLookup programLookup(String name, Path launcher) {
+    if (name.indexOf('/') >= 0) {
+      return EntrypointLookup.ofPath(name);
+    }
+    Path launcherDirectory = launcher.getParent();
+    String path = environment.searchPath();
+    if (launcherDirectory != null) {
+      path =
+          path.isEmpty()
+              ? launcherDirectory.toString()
+              : launcherDirectory + File.pathSeparator + path;
+    }
+    return new EntrypointLookup(name, path);
   }
 
   private Optional<Path> program(String name, Path launcher, FileSystem fs) {
@@ -381,7 +419,13 @@ public final class RuntimeResolver {
         stamps);
   }
 
-  private static RuntimeResolution missing(String reason) {
-    return new RuntimeResolution.Missing(reason);
+  private String codePath() {
+    return environment.codePath().stream()
+        .map(Path::toString)
+        .collect(Collectors.joining(File.pathSeparator));
+  }
+
+  private static RuntimeResolution missing(String reason, EntrypointLookup lookup) {
+    return new RuntimeResolution.Missing(reason, lookup);
   }
 }

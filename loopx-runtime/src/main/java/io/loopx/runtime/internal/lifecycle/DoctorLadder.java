@@ -6,8 +6,8 @@ import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
-import io.loopx.runtime.process.Containment;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /** The doctor ladder: the status of one revision from what was observed of it. Pure. */
 final class DoctorLadder {
@@ -45,8 +45,20 @@ final class DoctorLadder {
           probed,
           Optional.of(DoctorFailure.DOCTOR_NOT_CONFIGURED));
     }
-    if (observation instanceof RuntimeObservation.Unresolvable) {
-      return blocked(id, version, DoctorStatus.ENTRYPOINT_MISSING, probed, Optional.empty());
+    if (observation instanceof RuntimeObservation.Unresolvable unresolvable) {
+      return new DoctorReceipt(
+          id,
+          version,
+          DoctorStatus.ENTRYPOINT_MISSING,
+          false,
+          false,
+          Optional.empty(),
+          probed,
+          Optional.empty(),
+          Optional.empty(),
+          OptionalInt.empty(),
+          Optional.empty(),
+          Optional.of(unresolvable.lookup()));
     }
     if (observation instanceof RuntimeObservation.Unsupported) {
       return blocked(id, version, DoctorStatus.ENTRYPOINT_UNSUPPORTED, probed, Optional.empty());
@@ -63,21 +75,21 @@ final class DoctorLadder {
           Optional.empty(),
           Optional.empty());
     }
-    Optional<Containment> containment = probe.get().containment();
-    if (!probe.get().passed()) {
-      return new DoctorReceipt(
-          id,
-          version,
-          DoctorStatus.PROVIDER_UNAVAILABLE,
-          false,
-          false,
-          Optional.empty(),
-          probed,
-          probe.get().failure(),
-          containment);
-    }
+    ProbeOutcome outcome = probe.get();
+    boolean passed = outcome.passed();
     return new DoctorReceipt(
-        id, version, DoctorStatus.READY, true, true, probed, probed, Optional.empty(), containment);
+        id,
+        version,
+        passed ? DoctorStatus.READY : DoctorStatus.PROVIDER_UNAVAILABLE,
+        passed,
+        passed,
+        passed ? probed : Optional.empty(),
+        probed,
+        outcome.failure(),
+        outcome.containment(),
+        outcome.exitCode(),
+        outcome.stderrTail(),
+        Optional.empty());
   }
 
   /** A packet of a revision the ladder stopped before the probe: no probe ran. */

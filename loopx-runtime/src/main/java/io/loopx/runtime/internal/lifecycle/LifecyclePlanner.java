@@ -13,6 +13,7 @@ import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Upgrade;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.DoctorNotReadyException;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.lifecycle.ExtensionListReceipt;
@@ -409,7 +410,6 @@ final class LifecyclePlanner {
   }
 
   private static LoopxException notReady(String what, DoctorReceipt packet) {
-    return new LoopxException(
-        ErrorKind.DOCTOR_NOT_READY, what + " is not ready: " + packet.status().wireName());
+    return new DoctorNotReadyException(what, packet);
   }
 }

@@ -1,35 +1,54 @@
 package io.loopx.runtime.internal.lifecycle;
 
+import io.loopx.runtime.internal.run.StderrTail;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.process.Containment;
+import io.loopx.runtime.process.LaunchResult;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
- * The outcome of an executed doctor probe: passed, or failed with a {@link DoctorFailure}, and how
- * the probe's processes were contained.
+ * The outcome of an executed doctor probe: passed, or failed with a {@link DoctorFailure}, how the
+ * probe's processes were contained, and what the probe said (exit code, stderr tail).
  *
  * @param failure empty when the probe passed
  * @param containment the launcher's containment, when it says
+ * @param exitCode the probe's own exit status, when it exited by itself
+ * @param stderrTail the tail of the probe's stderr, when it wrote any that was kept
  */
-public record ProbeOutcome(Optional<DoctorFailure> failure, Optional<Containment> containment) {
-  /** A probe that exited 0 in time with an unchanged identity (containment not stated). */
-  public static final ProbeOutcome PASSED = new ProbeOutcome(Optional.empty(), Optional.empty());
+public record ProbeOutcome(
+    Optional<DoctorFailure> failure,
+    Optional<Containment> containment,
+    OptionalInt exitCode,
+    Optional<String> stderrTail) {
+  /** A probe that exited 0 in time with an unchanged identity (nothing else stated). */
+  public static final ProbeOutcome PASSED =
+      new ProbeOutcome(Optional.empty(), Optional.empty(), OptionalInt.empty(), Optional.empty());
 
   /** Rejects nulls. */
   public ProbeOutcome {
     Objects.requireNonNull(failure, "failure");
     Objects.requireNonNull(containment, "containment");
+    Objects.requireNonNull(exitCode, "exitCode");
+    Objects.requireNonNull(stderrTail, "stderrTail");
   }
 
-  /** Returns a failed outcome (containment not stated). */
+  /** Returns a failed outcome (nothing else stated). */
   public static ProbeOutcome failed(DoctorFailure failure) {
-    return new ProbeOutcome(Optional.of(failure), Optional.empty());
+    return new ProbeOutcome(
+        Optional.of(failure), Optional.empty(), OptionalInt.empty(), Optional.empty());
   }
 
   /** Returns this outcome with {@code containment}. */
   public ProbeOutcome contained(Optional<Containment> containment) {
-    return new ProbeOutcome(failure, containment);
+    return new ProbeOutcome(failure, containment, exitCode, stderrTail);
+  }
+
+  /** Returns this outcome with the exit code and stderr tail of {@code result}. */
+  public ProbeOutcome saying(LaunchResult result) {
+    return new ProbeOutcome(
+        failure, containment, result.exitCode(), StderrTail.of(result.stderr()));
   }
 
   /** Returns whether the probe passed. */

@@ -37,7 +37,9 @@ final class Prober {
     }
     if (!(before instanceof RuntimeResolution.Resolved resolved)) {
       return new Observation(
-          new RuntimeObservation.Unresolvable(((RuntimeResolution.Missing) before).reason()),
+          new RuntimeObservation.Unresolvable(
+              ((RuntimeResolution.Missing) before).reason(),
+              ((RuntimeResolution.Missing) before).lookup()),
           Optional.empty());
     }
     RuntimeObservation runtime =
@@ -58,7 +60,9 @@ final class Prober {
                     resolved, spec, spec.doctorArgs(), target.id(), target.manifest().revision())
                 .build());
     return new Observation(
-        runtime, Optional.of(outcome(result, resolved, target).contained(providers.containment())));
+        runtime,
+        Optional.of(
+            outcome(result, resolved, target).contained(providers.containment()).saying(result)));
   }
 
   private ProbeOutcome outcome(

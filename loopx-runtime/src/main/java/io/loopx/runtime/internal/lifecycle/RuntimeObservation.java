@@ -1,5 +1,6 @@
 package io.loopx.runtime.internal.lifecycle;
 
+import io.loopx.runtime.lifecycle.EntrypointLookup;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -27,11 +28,13 @@ public sealed interface RuntimeObservation {
    * The runtime cannot be resolved.
    *
    * @param reason a human-readable reason
+   * @param lookup what was looked up where
    */
-  record Unresolvable(String reason) implements RuntimeObservation {
+  record Unresolvable(String reason, EntrypointLookup lookup) implements RuntimeObservation {
     /** Rejects nulls. */
     public Unresolvable {
       Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(lookup, "lookup");
     }
   }
 

@@ -33,17 +33,23 @@ public final class ProviderLaunch {
   private final ProcessLauncher launcher;
   private final Map<String, String> hostEnvironment;
   private final String searchPath;
+  private final boolean keepStderr;
 
   /**
    * Creates the launch path over {@code launcher} with the host's environment; {@code searchPath}
    * (already composed, see {@link io.loopx.runtime.internal.identity.SearchPath}) replaces the host
-   * environment's {@code PATH}.
+   * environment's {@code PATH}. Without {@code keepStderr} the captured stderr is dropped from
+   * every result, so no receipt carries a {@code stderr_tail}.
    */
   public ProviderLaunch(
-      ProcessLauncher launcher, Map<String, String> hostEnvironment, String searchPath) {
+      ProcessLauncher launcher,
+      Map<String, String> hostEnvironment,
+      String searchPath,
+      boolean keepStderr) {
     this.launcher = launcher;
     this.hostEnvironment = Map.copyOf(hostEnvironment);
     this.searchPath = searchPath;
+    this.keepStderr = keepStderr;
   }
 
   /**
@@ -73,9 +79,19 @@ public final class ProviderLaunch {
     return launcher.containment();
   }
 
-  /** Starts {@code request} and waits for its result. */
+  /** Starts {@code request} and waits for its result (its stderr dropped unless kept). */
   public LaunchResult launch(LaunchRequest request) {
-    return launcher.launch(request);
+    LaunchResult result = launcher.launch(request);
+    if (keepStderr || result.stderr().length == 0) {
+      return result;
+    }
+    return new LaunchResult(
+        result.outcome(),
+        result.exitCode(),
+        result.startFailure(),
+        result.stdout(),
+        new byte[0],
+        result.duration());
   }
 
   /**

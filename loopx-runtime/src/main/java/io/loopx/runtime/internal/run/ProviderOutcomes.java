@@ -36,9 +36,14 @@ public final class ProviderOutcomes {
   /**
    * Classifies a subprocess launch: could not start → another file executed ({@code
    * entrypoint_changed_during_run}) → timeout → stdout over the cap → stderr over the cap → stdout
-   * not exactly one JSON object → non-zero exit or {@code "ok": false} → succeeded.
+   * not exactly one JSON object → non-zero exit or {@code "ok": false} → succeeded. The outcome
+   * carries the {@linkplain StderrTail tail} of the captured stderr.
    */
   public static ProviderOutcome classify(LaunchResult result) {
+    return status(result).withStderrTail(StderrTail.of(result.stderr()));
+  }
+
+  private static ProviderOutcome status(LaunchResult result) {
     byte[] stdout = result.stdout();
     // Stdout that crossed the cap was cut: its first bytes are never a result, even after a
     // timeout.

@@ -14,9 +14,11 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.internal.ManifestValues;
 import io.loopx.api.manifest.ManifestException;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.internal.state.Reliability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -339,12 +341,19 @@ class UnsafeCharacterTest {
         .zip(printable, (parts, tail) -> String.join("", parts) + tail);
   }
 
+  /**
+   * Generated hostile text in a random field: {@code -Dloopx.reliability.unsafeManifests} examples
+   * (default 600; the reliability profile raises it and reports the count).
+   */
   @Test
   void generatedHostileTextIsRefusedInEveryField() {
-    qt().withExamples(600)
+    int examples = Reliability.count("unsafeManifests", 600);
+    AtomicInteger refused = new AtomicInteger();
+    qt().withExamples(examples)
         .forAll(hostileText(), integers().between(0, FIELDS.size() - 1))
         .checkAssert(
             (text, pick) -> {
+              refused.incrementAndGet();
               Field field = FIELDS.get(pick);
               String escaped = tomlBasicString(text);
               String toml = edit(FULL, field.from(), field.to().replace("%s", escaped));
@@ -361,6 +370,14 @@ class UnsafeCharacterTest {
               assertThat(e.detail()).as(toml).isEqualTo(detailFor(first));
               assertNoUnsafeCharacter(e.getMessage());
             });
+    Reliability.report(
+        "unsafe-manifests.txt",
+        List.of(
+            "unsafe-manifests: "
+                + refused.get()
+                + " manifests with control, separator or bidi characters in one of "
+                + FIELDS.size()
+                + " text fields, all refused with manifest_invalid naming the key"));
   }
 
   /** The body of a TOML basic string holding {@code text}: unsafe characters and quotes escaped. */

@@ -3,11 +3,14 @@ package io.loopx.samples.cli;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.runtime.Loopx;
+import io.loopx.runtime.lifecycle.DoctorNotReadyException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.InvalidPathException;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import tools.jackson.databind.json.JsonMapper;
@@ -115,15 +118,28 @@ final class CliSession {
 
   /**
    * Reports a failure (never a stack trace) and returns {@link #EXIT_ERROR}: with the JSON format
-   * exactly one error packet on stdout, with the text format one line on stderr.
+   * exactly one error packet on stdout, with the text format one line on stderr. A {@code
+   * doctor_not_ready} failure also shows the doctor packet (its exit code, stderr tail and lookup):
+   * the packet's {@code doctor} key, or its lines under the error line.
    */
   int fail(Throwable failure) {
     String kind = kindOf(failure);
     String message = messageOf(failure);
+    Optional<ObjectNode> doctor =
+        failure instanceof DoctorNotReadyException notReady
+            ? Optional.of(notReady.doctor().toJson())
+            : Optional.empty();
     if (format == Format.JSON) {
-      out.println(JSON.writeValueAsString(errorPacket(kind, message)));
+      ObjectNode packet = errorPacket(kind, message);
+      doctor.ifPresent(d -> packet.set("doctor", d));
+      out.println(JSON.writeValueAsString(packet));
     } else {
       err.println(style.error("loopx: error [" + kind + "]: ") + SafeText.escaped(message));
+      doctor.ifPresent(
+          d -> {
+            d.remove(List.of("ok", "schema_version", "extension_id"));
+            err.print(Text.keyValues(d, style));
+          });
       if (kind.equals(UsageException.KIND)) {
         err.println("Run `loopx --help` (or `loopx COMMAND --help`) for usage.");
       }

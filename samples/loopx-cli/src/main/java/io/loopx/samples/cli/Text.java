@@ -41,8 +41,9 @@ final class Text {
   /**
    * Renders {@code key: value} lines for the scalar leaves of {@code object}: nested objects are
    * flattened with dotted keys ({@code doctor.status}), arrays of objects with an index ({@code
-   * extensions[0].id}), arrays of scalars inline. Keys are aligned; the values of keys ending in
-   * {@code status} are highlighted. Keys and values are {@linkplain SafeText#escaped escaped}.
+   * extensions[0].id}), arrays of scalars inline, multi-line strings (a {@code stderr_tail}) as
+   * indented lines under their key. Keys are aligned; the values of keys ending in {@code status}
+   * are highlighted. Keys and values are {@linkplain SafeText#escaped escaped}.
    */
   static String keyValues(JsonNode object, Style style) {
     List<Map.Entry<String, JsonNode>> lines = new ArrayList<>();
@@ -54,7 +55,18 @@ final class Text {
     StringBuilder out = new StringBuilder();
     for (Map.Entry<String, JsonNode> line : lines) {
       String key = line.getKey();
-      String value = scalar(line.getValue());
+      JsonNode node = line.getValue();
+      if (node.isString() && node.stringValue().indexOf('\n') >= 0) {
+        // Multi-line text (a stderr tail): one escaped line each, indented under the key.
+        out.append(key).append(":\n");
+        for (String text : node.stringValue().split("\n", -1)) {
+          if (!text.isEmpty()) {
+            out.append("    ").append(SafeText.escaped(text)).append('\n');
+          }
+        }
+        continue;
+      }
+      String value = scalar(node);
       boolean status = key.equals("status") || key.endsWith(".status");
       out.append(pad(key + ":", width))
           .append(' ')

@@ -116,7 +116,9 @@ final class Cli {
   }
 
   static void assertErrorPacket(ObjectNode packet, String kind) {
-    assertThat(DocumentedKeys.of(packet)).containsExactlyElementsOf(Keys.ERROR);
+    assertThat(DocumentedKeys.of(packet))
+        .containsExactlyElementsOf(
+            kind.equals("doctor_not_ready") ? Keys.DOCTOR_NOT_READY_ERROR : Keys.ERROR);
     assertThat(packet.get("ok").booleanValue()).isFalse();
     assertThat(packet.get("schema_version").stringValue()).isEqualTo("loopx_extension_error_v0");
     assertThat(packet.get("status").stringValue()).isEqualTo("invalid_request");
@@ -126,7 +128,8 @@ final class Cli {
 
   /**
    * Writes an extension package {@code dir} with id {@code id}: {@code extension.toml} and a shell
-   * provider {@code bin/provider} whose doctor fails while a file {@code bin/fail} exists.
+   * provider {@code bin/provider} whose doctor fails (exit 3, {@code missing dependency libfoo} on
+   * stderr) while a file {@code bin/fail} exists.
    */
   static Path writeProvider(Path dir, String id, String version) throws IOException {
     Path bin = dir.resolve("bin");
@@ -137,7 +140,7 @@ final class Cli {
         """
         #!/bin/sh
         if [ "$1" = "--doctor" ]; then
-          [ -f "$(dirname "$0")/fail" ] && exit 3
+          [ -f "$(dirname "$0")/fail" ] && { echo 'missing dependency libfoo' >&2; exit 3; }
           exit 0
         fi
         cat

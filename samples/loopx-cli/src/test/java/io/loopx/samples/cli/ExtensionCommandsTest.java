@@ -129,8 +129,32 @@ class ExtensionCommandsTest {
 
     ObjectNode e =
         cli.error("doctor_not_ready", "extension", "install", "--manifest", manifest1, "--execute");
-    assertThat(e.get("error").stringValue()).isEqualTo("doctor is not ready: provider_unavailable");
+    assertThat(e.get("error").stringValue())
+        .isEqualTo(
+            "doctor of `demo-ext` is not ready: provider_unavailable (probe_nonzero_exit, exit"
+                + " code 3)");
+    assertThat(e.get("doctor").get("exit_code").intValue()).isEqualTo(3);
+    assertThat(e.get("doctor").get("stderr_tail").stringValue())
+        .isEqualTo("missing dependency libfoo\n");
     assertThat(Files.exists(cli.stateFile())).isFalse();
+  }
+
+  /** The text format shows what the failing doctor said, under the error line. */
+  @Test
+  void aFailingDoctorsExitCodeAndStderrAreShownInText() throws IOException {
+    Cli.failDoctor(v1, true);
+
+    Cli.Result r = cli.run("extension", "install", "--manifest", manifest1, "--execute");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.stderr())
+        .startsWith(
+            "loopx: error [doctor_not_ready]: doctor of `demo-ext` is not ready:"
+                + " provider_unavailable (probe_nonzero_exit, exit code 3)\n")
+        .containsPattern("(?m)^failure_kind: +probe_nonzero_exit$")
+        .containsPattern("(?m)^exit_code: +3$")
+        .contains("stderr_tail:\n    missing dependency libfoo\n");
   }
 
   @Test
@@ -435,7 +459,9 @@ class ExtensionCommandsTest {
     ObjectNode e = cli.error("doctor_not_ready", "extension", "enable", "demo-ext", "--execute");
 
     assertThat(e.get("error").stringValue())
-        .isEqualTo("enable doctor is not ready: provider_unavailable");
+        .isEqualTo(
+            "enable doctor of `demo-ext` is not ready: provider_unavailable (probe_nonzero_exit,"
+                + " exit code 3)");
     assertThat(
             cli.json(0, "extension", "list").get("extensions").get(0).get("enabled").booleanValue())
         .isFalse();
@@ -527,7 +553,9 @@ class ExtensionCommandsTest {
     Cli.failDoctor(v1, true);
     ObjectNode e = cli.error("doctor_not_ready", "extension", "rollback", "demo-ext", "--execute");
     assertThat(e.get("error").stringValue())
-        .isEqualTo("rollback doctor is not ready: provider_unavailable");
+        .isEqualTo(
+            "rollback doctor of `demo-ext` is not ready: provider_unavailable (probe_nonzero_exit,"
+                + " exit code 3)");
   }
 
   // ------------------------------------------------------------------ state location

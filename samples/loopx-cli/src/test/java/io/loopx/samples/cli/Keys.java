@@ -13,6 +13,10 @@ final class Keys {
 
   static final List<String> ERROR = List.of("ok", "schema_version", "status", "kind", "error");
 
+  /** The error packet of {@code doctor_not_ready}: the keys above and the doctor packet. */
+  static final List<String> DOCTOR_NOT_READY_ERROR =
+      List.of("ok", "schema_version", "status", "kind", "error", "doctor");
+
   static final List<String> VALIDATION = List.of("ok", "schema_version", "manifests");
 
   static final List<String> VALIDATION_ENTRY = List.of("source", "revision", "manifest");
