@@ -1,11 +1,13 @@
-package io.loopx.api.json;
+package io.loopx.api.internal;
 
 import io.loopx.api.InvalidValueException;
 import java.math.BigInteger;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
- * ES6 {@code Number.prototype.toString} formatting of JSON numbers for RFC 8785 (package-private).
+ * ES6 {@code Number.prototype.toString} formatting of JSON numbers for RFC 8785 (internal: used by
+ * {@code CanonicalJson} and {@link CanonicalWriter}).
  *
  * <p>The digits come from a port of Raffaello Giulietti's Schubfach algorithm ("The Schubfach way
  * to render doubles", 2020), which yields the shortest decimal that rounds back to the double and,
@@ -18,11 +20,12 @@ import tools.jackson.databind.JsonNode;
  * that they are rejected (I-JSON). Decimal and floating-point nodes are converted to the nearest
  * double first. NaN and infinities are rejected; {@code -0} prints {@code 0}.
  */
-final class Es6Numbers {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class Es6Numbers {
   private static final String WHAT = "canonical JSON number";
 
   /** 2^53: the largest magnitude of an integral node that is accepted. */
-  static final long MAX_SAFE_MAGNITUDE = 1L << 53;
+  public static final long MAX_SAFE_MAGNITUDE = 1L << 53;
 
   // Binary64 parameters (precision P, exponent range of the integral significand c).
   private static final int P = 53;
@@ -49,7 +52,7 @@ final class Es6Numbers {
    * Formats a JSON number node, or throws {@link InvalidValueException} (what = {@value #WHAT}) for
    * an integral node beyond ±2^53, a non-finite value or a node that is not a number.
    */
-  static String format(JsonNode number) {
+  public static String format(JsonNode number) {
     if (!number.isNumber()) {
       throw new InvalidValueException(WHAT, number.toString(), "is not a number");
     }
@@ -76,7 +79,7 @@ final class Es6Numbers {
    * Returns the ES6 string of a finite double, or throws {@link InvalidValueException} for NaN and
    * infinities.
    */
-  static String format(double v) {
+  public static String format(double v) {
     long bits = Double.doubleToRawLongBits(v);
     long t = bits & T_MASK;
     int bq = (int) (bits >>> (P - 1)) & BQ_MASK;
