@@ -118,13 +118,16 @@ final class ExactNumbers {
    * form of its nearest double (which canonical JSON wrote for it).
    */
   static boolean isExact(JsonNode number, String nearest) {
-    if (number.isDouble()) {
-      // What Jackson writes for a double node (pinned by ExactNumbersTest): Double.toString, which
-      // on JDK 17 is not always the shortest form (2e23 is written 1.9999999999999998E23).
-      return sameValue(Double.toString(number.doubleValue()), nearest);
-    }
-    if (number.isFloat()) {
-      return sameValue(Float.toString(number.floatValue()), nearest);
+    if (number.isDouble() || number.isFloat()) {
+      // What Jackson writes for a double or float node (pinned by ExactNumbersFastPathTest):
+      // Double.toString, which on JDK 17 is not always the shortest form (2e23 is written
+      // 1.9999999999999998E23), or Float.toString. Equal values pass either way; otherwise the
+      // short-literal rule decides, as it does for a decimal.
+      String sent =
+          number.isDouble()
+              ? Double.toString(number.doubleValue())
+              : Float.toString(number.floatValue());
+      return sameValue(sent, nearest) || alwaysExact(new BigDecimal(sent));
     }
     BigDecimal sent = sentValue(number);
     return alwaysExact(sent) || new BigDecimal(nearest).compareTo(sent) == 0;
