@@ -66,8 +66,8 @@ public final class CanonicalWriter {
   /** Bytes of the streaming buffer: a few SHA-256 blocks per update. */
   private static final int STREAM_BUFFER = 4096;
 
-  /** The longest output of one step between two room checks: an escape or a number. */
-  private static final int STEP = 32;
+  /** The longest output of one code unit: an escape. */
+  private static final int STEP = 6;
 
   /** Objects up to this size are sorted by insertion sort; larger ones by {@link Arrays#sort}. */
   private static final int SMALL_OBJECT = 16;
@@ -373,53 +373,90 @@ public final class CanonicalWriter {
      */
     private void writeString(String s) {
       Sink o = out;
+      int length = s.length();
+      long worst = 6L * length + 2; // every unit escaped, plus the quotes
+      if (worst > o.bytes.length - o.size) {
+        if (worst > STREAM_BUFFER) {
+          writeLongString(s);
+          return;
+        }
+        o.room((int) worst);
+      }
+      // Enough room for the worst case: no check per code unit, buffer and position in locals.
+      byte[] b = o.bytes;
+      int p = o.size;
+      b[p++] = '"';
+      for (int i = 0; i < length; i++) {
+        char c = s.charAt(i);
+        if (c < 0x80 && ESCAPE[c] == 0) {
+          b[p++] = (byte) c;
+        } else {
+          o.size = p;
+          i = writeUnit(s, i, c);
+          p = o.size;
+        }
+      }
+      b[p++] = '"';
+      o.size = p;
+    }
+
+    /** As {@link #writeString}, checking the room before each code unit. */
+    private void writeLongString(String s) {
+      Sink o = out;
       o.room(1);
       o.bytes[o.size++] = '"';
       int length = s.length();
       for (int i = 0; i < length; i++) {
-        if (o.size > o.limit) {
-          o.room(STEP);
-        }
-        char c = s.charAt(i);
-        byte[] b = o.bytes;
-        if (c < 0x80) {
-          byte escape = ESCAPE[c];
-          if (escape == 0) {
-            b[o.size++] = (byte) c;
-          } else {
-            b[o.size++] = '\\';
-            b[o.size++] = escape;
-            if (escape == 'u') {
-              b[o.size++] = '0';
-              b[o.size++] = '0';
-              b[o.size++] = HEX[c >> 4];
-              b[o.size++] = HEX[c & 0xf];
-            }
-          }
-        } else if (c < 0x800) {
-          b[o.size++] = (byte) (0xc0 | (c >> 6));
-          b[o.size++] = (byte) (0x80 | (c & 0x3f));
-        } else if (!Character.isSurrogate(c)) {
-          b[o.size++] = (byte) (0xe0 | (c >> 12));
-          b[o.size++] = (byte) (0x80 | ((c >> 6) & 0x3f));
-          b[o.size++] = (byte) (0x80 | (c & 0x3f));
-        } else if (Character.isHighSurrogate(c)
-            && i + 1 < length
-            && Character.isLowSurrogate(s.charAt(i + 1))) {
-          int cp = Character.toCodePoint(c, s.charAt(++i));
-          b[o.size++] = (byte) (0xf0 | (cp >> 18));
-          b[o.size++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
-          b[o.size++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
-          b[o.size++] = (byte) (0x80 | (cp & 0x3f));
-        } else {
-          throw new InvalidValueException(
-              "canonical JSON string",
-              s,
-              String.format("contains a lone surrogate U+%04X at index %d", (int) c, i));
-        }
+        o.room(STEP);
+        i = writeUnit(s, i, s.charAt(i));
       }
       o.room(1);
       o.bytes[o.size++] = '"';
+    }
+
+    /**
+     * Writes the code unit {@code c} at {@code i} of {@code s} (and its low surrogate if it is a
+     * high one), with at least 6 bytes of room; returns the index of the last unit written.
+     */
+    private int writeUnit(String s, int i, char c) {
+      Sink o = out;
+      byte[] b = o.bytes;
+      if (c < 0x80) {
+        byte escape = ESCAPE[c];
+        if (escape == 0) {
+          b[o.size++] = (byte) c;
+        } else {
+          b[o.size++] = '\\';
+          b[o.size++] = escape;
+          if (escape == 'u') {
+            b[o.size++] = '0';
+            b[o.size++] = '0';
+            b[o.size++] = HEX[c >> 4];
+            b[o.size++] = HEX[c & 0xf];
+          }
+        }
+      } else if (c < 0x800) {
+        b[o.size++] = (byte) (0xc0 | (c >> 6));
+        b[o.size++] = (byte) (0x80 | (c & 0x3f));
+      } else if (!Character.isSurrogate(c)) {
+        b[o.size++] = (byte) (0xe0 | (c >> 12));
+        b[o.size++] = (byte) (0x80 | ((c >> 6) & 0x3f));
+        b[o.size++] = (byte) (0x80 | (c & 0x3f));
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        int cp = Character.toCodePoint(c, s.charAt(++i));
+        b[o.size++] = (byte) (0xf0 | (cp >> 18));
+        b[o.size++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
+        b[o.size++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
+        b[o.size++] = (byte) (0x80 | (cp & 0x3f));
+      } else {
+        throw new InvalidValueException(
+            "canonical JSON string",
+            s,
+            String.format("contains a lone surrogate U+%04X at index %d", (int) c, i));
+      }
+      return i;
     }
   }
 
@@ -432,13 +469,9 @@ public final class CanonicalWriter {
     byte[] bytes;
     int size;
 
-    /** The largest size at which {@link #STEP} more bytes still fit. */
-    int limit;
-
     Sink(@Nullable MessageDigest sha) {
       this.sha = sha;
       this.bytes = new byte[sha == null ? 256 : STREAM_BUFFER];
-      this.limit = bytes.length - STEP;
     }
 
     /** Makes room for {@code extra} more bytes. */
@@ -456,7 +489,6 @@ public final class CanonicalWriter {
         throw new OutOfMemoryError("canonical JSON larger than 2 GiB");
       }
       bytes = Arrays.copyOf(bytes, Math.max(needed, bytes.length * 2));
-      limit = bytes.length - STEP;
     }
 
     byte[] digest() {
@@ -469,7 +501,9 @@ public final class CanonicalWriter {
     }
 
     void put(char ascii) {
-      room(1);
+      if (size == bytes.length) {
+        room(1);
+      }
       bytes[size++] = (byte) ascii;
     }
 
