@@ -18,6 +18,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
 
 /**
  * The RFC 8785 writer behind {@code CanonicalJson}, and the one-pass "canonicalise, digest and
@@ -31,11 +32,11 @@ import tools.jackson.databind.node.ObjectNode;
  * violation in canonical order: other node types, lone surrogates in strings or keys, integers
  * beyond ±2<sup>53</sup>, NaN and infinities.
  *
- * <p>Strings are encoded and escaped in one scan over their UTF-16 code units (RFC 8785 §3.2.2.2:
- * {@code \b \t \n \f \r \" \\} short, other controls as lowercase <code>&#92;u00hh</code>,
- * everything else as UTF-8). Keys that are already sorted are not re-sorted. Integral int and long
- * nodes are written digit by digit; other numbers go through {@link Es6Numbers}. Jackson's value
- * nodes are immutable, so the copy shares them and copies only objects and arrays, as {@code
+ * <p>Strings are encoded by the JDK and escaped in one scan over the encoded bytes (RFC 8785
+ * §3.2.2.2: {@code \b \t \n \f \r \" \\} short, other controls as lowercase <code>&#92;u00hh</code>
+ * , everything else as UTF-8). Keys that are already sorted are not re-sorted. Integral int and
+ * long nodes are written digit by digit; other numbers go through {@link Es6Numbers}. Jackson's
+ * value nodes are immutable, so the copy shares them and copies only objects and arrays, as {@code
  * deepCopy()} does.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
@@ -43,20 +44,16 @@ public final class CanonicalWriter {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
-  /** 0: written as is; otherwise the character after the backslash, or 'u' for a u00hh escape. */
-  private static final byte[] ESCAPE = new byte[128];
+  /** The bytes {@code writeString} stops at: controls, quote, backslash and {@code ?}. */
+  private static final boolean[] SPECIAL = new boolean[256];
 
   static {
     for (int c = 0; c < 0x20; c++) {
-      ESCAPE[c] = 'u';
+      SPECIAL[c] = true;
     }
-    ESCAPE['\b'] = 'b';
-    ESCAPE['\t'] = 't';
-    ESCAPE['\n'] = 'n';
-    ESCAPE['\f'] = 'f';
-    ESCAPE['\r'] = 'r';
-    ESCAPE['"'] = '"';
-    ESCAPE['\\'] = '\\';
+    SPECIAL['"'] = true;
+    SPECIAL['\\'] = true;
+    SPECIAL['?'] = true;
   }
 
   private static final byte[] NULL = {'n', 'u', 'l', 'l'};
@@ -65,9 +62,6 @@ public final class CanonicalWriter {
 
   /** Bytes of the streaming buffer: a few SHA-256 blocks per update. */
   private static final int STREAM_BUFFER = 4096;
-
-  /** The longest output of one code unit: an escape. */
-  private static final int STEP = 6;
 
   /** Objects up to this size are sorted by insertion sort; larger ones by {@link Arrays#sort}. */
   private static final int SMALL_OBJECT = 16;
@@ -214,6 +208,19 @@ public final class CanonicalWriter {
 
     /** Writes {@code node}; returns its copy when copying, else {@code node}. */
     JsonNode write(JsonNode node) {
+      // The common node classes first, by type test instead of a virtual call each.
+      if (node instanceof StringNode) {
+        String s = node.asString();
+        writeString(s);
+        bound += stringBound(s);
+        return node;
+      }
+      if (node instanceof ObjectNode) {
+        return writeObject(node, null);
+      }
+      if (node instanceof ArrayNode) {
+        return writeArray(node);
+      }
       switch (node.getNodeType()) {
         case OBJECT -> {
           return writeObject(node, null);
@@ -368,95 +375,56 @@ public final class CanonicalWriter {
     }
 
     /**
-     * Writes a JSON string with the minimal RFC 8785 escaping, as UTF-8, in one scan over the code
-     * units; a lone surrogate (no UTF-8 form) fails with the message of the first one.
+     * Writes a JSON string with the minimal RFC 8785 escaping, as UTF-8. The JDK's encoder does the
+     * encoding (a copy for Latin-1 text); a lone surrogate, which it would replace by {@code ?}, is
+     * looked for only when the encoded form holds a {@code ?}. Every byte that needs an escape is
+     * ASCII, and ASCII bytes never occur inside a multi-byte UTF-8 sequence, so escaping works on
+     * the encoded bytes.
      */
     private void writeString(String s) {
       Sink o = out;
-      int length = s.length();
-      long worst = 6L * length + 2; // every unit escaped, plus the quotes
-      if (worst > o.bytes.length - o.size) {
-        if (worst > STREAM_BUFFER) {
-          writeLongString(s);
-          return;
-        }
-        o.room((int) worst);
-      }
-      // Enough room for the worst case: no check per code unit, buffer and position in locals.
-      byte[] b = o.bytes;
-      int p = o.size;
-      b[p++] = '"';
-      for (int i = 0; i < length; i++) {
-        char c = s.charAt(i);
-        if (c < 0x80 && ESCAPE[c] == 0) {
-          b[p++] = (byte) c;
-        } else {
-          o.size = p;
-          i = writeUnit(s, i, c);
-          p = o.size;
-        }
-      }
-      b[p++] = '"';
-      o.size = p;
-    }
-
-    /** As {@link #writeString}, checking the room before each code unit. */
-    private void writeLongString(String s) {
-      Sink o = out;
-      o.room(1);
+      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+      int length = utf8.length;
+      o.room(length + 2 <= STREAM_BUFFER ? length + 2 : 1);
       o.bytes[o.size++] = '"';
-      int length = s.length();
+      int run = 0;
+      boolean surrogatesChecked = false;
       for (int i = 0; i < length; i++) {
-        o.room(STEP);
-        i = writeUnit(s, i, s.charAt(i));
-      }
-      o.room(1);
-      o.bytes[o.size++] = '"';
-    }
-
-    /**
-     * Writes the code unit {@code c} at {@code i} of {@code s} (and its low surrogate if it is a
-     * high one), with at least 6 bytes of room; returns the index of the last unit written.
-     */
-    private int writeUnit(String s, int i, char c) {
-      Sink o = out;
-      byte[] b = o.bytes;
-      if (c < 0x80) {
-        byte escape = ESCAPE[c];
-        if (escape == 0) {
-          b[o.size++] = (byte) c;
-        } else {
-          b[o.size++] = '\\';
-          b[o.size++] = escape;
-          if (escape == 'u') {
-            b[o.size++] = '0';
-            b[o.size++] = '0';
-            b[o.size++] = HEX[c >> 4];
-            b[o.size++] = HEX[c & 0xf];
+        byte c = utf8[i];
+        if (!SPECIAL[c & 0xff]) {
+          continue; // printable ASCII other than the three below, or part of a multi-byte sequence
+        }
+        if (c == '?') {
+          if (!surrogatesChecked) {
+            requireNoLoneSurrogate(s);
+            surrogatesChecked = true;
           }
+          continue;
         }
-      } else if (c < 0x800) {
-        b[o.size++] = (byte) (0xc0 | (c >> 6));
-        b[o.size++] = (byte) (0x80 | (c & 0x3f));
-      } else if (!Character.isSurrogate(c)) {
-        b[o.size++] = (byte) (0xe0 | (c >> 12));
-        b[o.size++] = (byte) (0x80 | ((c >> 6) & 0x3f));
-        b[o.size++] = (byte) (0x80 | (c & 0x3f));
-      } else if (Character.isHighSurrogate(c)
-          && i + 1 < s.length()
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        int cp = Character.toCodePoint(c, s.charAt(++i));
-        b[o.size++] = (byte) (0xf0 | (cp >> 18));
-        b[o.size++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
-        b[o.size++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
-        b[o.size++] = (byte) (0x80 | (cp & 0x3f));
-      } else {
-        throw new InvalidValueException(
-            "canonical JSON string",
-            s,
-            String.format("contains a lone surrogate U+%04X at index %d", (int) c, i));
+        o.put(utf8, run, i - run);
+        o.putEscape(c);
+        run = i + 1;
       }
-      return i;
+      o.put(utf8, run, length - run);
+      o.put('"');
+    }
+  }
+
+  private static void requireNoLoneSurrogate(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < s.length()
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+        } else {
+          throw new InvalidValueException(
+              "canonical JSON string",
+              s,
+              String.format("contains a lone surrogate U+%04X at index %d", (int) c, i));
+        }
+      }
     }
   }
 
@@ -511,6 +479,35 @@ public final class CanonicalWriter {
       room(ascii.length);
       System.arraycopy(ascii, 0, bytes, size, ascii.length);
       size += ascii.length;
+    }
+
+    void put(byte[] source, int offset, int length) {
+      room(length);
+      System.arraycopy(source, offset, bytes, size, length);
+      size += length;
+    }
+
+    /** Writes the escape of an ASCII quote, backslash or control character. */
+    void putEscape(byte c) {
+      room(6);
+      bytes[size++] = '\\';
+      switch (c) {
+        case '"' -> bytes[size++] = '"';
+        case '\\' -> bytes[size++] = '\\';
+        case '\b' -> bytes[size++] = 'b';
+        case '\f' -> bytes[size++] = 'f';
+        case '\n' -> bytes[size++] = 'n';
+        case '\r' -> bytes[size++] = 'r';
+        case '\t' -> bytes[size++] = 't';
+        default -> {
+          // RFC 8785 §3.2.2.2: any other control as a u00hh escape with lowercase hex.
+          bytes[size++] = 'u';
+          bytes[size++] = '0';
+          bytes[size++] = '0';
+          bytes[size++] = HEX[c >> 4];
+          bytes[size++] = HEX[c & 0xf];
+        }
+      }
     }
 
     void putAscii(String ascii) {

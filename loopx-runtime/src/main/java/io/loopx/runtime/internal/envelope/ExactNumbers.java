@@ -150,6 +150,9 @@ final class ExactNumbers {
    * ones are compared as {@link BigDecimal}s.
    */
   static boolean sameValue(String a, String b) {
+    if (a.equals(b)) {
+      return true; // the common case: plain digits with a fraction, as both spell them
+    }
     long[] x = parse(a);
     long[] y = parse(b);
     if (x == null || y == null) {
