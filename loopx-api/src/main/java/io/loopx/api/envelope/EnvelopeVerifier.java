@@ -1,13 +1,13 @@
 package io.loopx.api.envelope;
 
 import io.loopx.api.ActionToken;
-import io.loopx.api.Digest;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import io.loopx.api.envelope.ExecutionEnvelope.Fields;
+import io.loopx.api.internal.CanonicalWriter;
 import io.loopx.api.json.CanonicalJson;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,7 +19,6 @@ import java.util.function.Function;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -102,22 +101,18 @@ public final class EnvelopeVerifier {
         || !expected.revision().value().equals(text(extension, Fields.REVISION))) {
       throw mismatchOf(Fields.EXTENSION);
     }
-    Digest digest;
+    // One walk digests the request without its envelope and copies exactly what it digested.
+    CanonicalWriter.Copy bare;
     try {
-      digest = ExecutionEnvelope.requestDigest(requestWithEnvelope);
+      bare =
+          CanonicalWriter.copyAndDigest(requestWithEnvelope, ExecutionEnvelope.REQUEST_KEY, null);
     } catch (InvalidValueException e) {
       throw new LoopxException(ErrorKind.ENVELOPE_MISMATCH, messageOf(Fields.REQUEST_DIGEST), e);
     }
-    if (!digest.value().equals(text(envelope, Fields.REQUEST_DIGEST))) {
+    if (!bare.digest().value().equals(text(envelope, Fields.REQUEST_DIGEST))) {
       throw mismatchOf(Fields.REQUEST_DIGEST);
     }
-    ObjectNode bare = JsonNodeFactory.instance.objectNode();
-    for (Map.Entry<String, JsonNode> e : requestWithEnvelope.properties()) {
-      if (!e.getKey().equals(ExecutionEnvelope.REQUEST_KEY)) {
-        bare.set(e.getKey(), e.getValue().deepCopy());
-      }
-    }
-    return bare;
+    return bare.copy();
   }
 
   private static boolean hasShape(JsonNode envelope) {

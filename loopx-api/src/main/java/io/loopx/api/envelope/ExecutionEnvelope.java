@@ -5,13 +5,12 @@ import io.loopx.api.Digest;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.Revision;
+import io.loopx.api.internal.CanonicalWriter;
 import io.loopx.api.json.CanonicalJson;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.Objects;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -102,14 +101,7 @@ public record ExecutionEnvelope(
    */
   public static Digest requestDigest(ObjectNode request) {
     Objects.requireNonNull(request, "request");
-    ObjectNode bare = JsonNodeFactory.instance.objectNode();
-    for (Map.Entry<String, JsonNode> e : request.properties()) {
-      if (!e.getKey().equals(REQUEST_KEY)) {
-        // Shares the child nodes with the input; canonicalisation only reads them.
-        bare.set(e.getKey(), e.getValue());
-      }
-    }
-    return CanonicalJson.digest(bare);
+    return CanonicalWriter.digestWithout(request, REQUEST_KEY);
   }
 
   /** Compares the scopes by their canonical JSON and all other components by equality. */

@@ -1,5 +1,6 @@
 package io.loopx.api.json;
 
+import io.loopx.api.internal.Es6Numbers;
 import io.loopx.api.internal.StrictUtf8;
 import io.loopx.api.json.InvalidJsonException.Reason;
 import java.math.BigDecimal;

@@ -2,6 +2,7 @@ package io.loopx.api.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loopx.api.internal.Es6Numbers;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

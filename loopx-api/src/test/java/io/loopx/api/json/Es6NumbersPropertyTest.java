@@ -6,6 +6,7 @@ import static org.quicktheories.generators.SourceDSL.doubles;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
+import io.loopx.api.internal.Es6Numbers;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;

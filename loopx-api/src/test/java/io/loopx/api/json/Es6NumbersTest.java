@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.InvalidValueException;
+import io.loopx.api.internal.Es6Numbers;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;

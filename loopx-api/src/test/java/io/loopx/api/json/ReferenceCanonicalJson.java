@@ -2,6 +2,7 @@ package io.loopx.api.json;
 
 import io.loopx.api.Digest;
 import io.loopx.api.InvalidValueException;
+import io.loopx.api.internal.Es6Numbers;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

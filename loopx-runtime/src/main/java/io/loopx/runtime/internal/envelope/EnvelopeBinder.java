@@ -1,7 +1,6 @@
 package io.loopx.runtime.internal.envelope;
 
 import io.loopx.api.ActionToken;
-import io.loopx.api.Digest;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
@@ -9,12 +8,11 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.envelope.ExecutionEnvelope;
+import io.loopx.api.internal.CanonicalWriter;
 import io.loopx.api.json.StrictJson;
 import io.loopx.runtime.internal.run.RunRequest;
-import java.util.Map;
 import java.util.Objects;
 import org.apiguardian.api.API;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -56,6 +54,8 @@ public final class EnvelopeBinder {
   public static final String TOO_LARGE =
       "the request with its execution envelope exceeds the " + RunRequest.MAX_BYTES + "-byte limit";
 
+  private static final byte[] NO_BYTES = new byte[0];
+
   private EnvelopeBinder() {}
 
   /**
@@ -80,7 +80,7 @@ public final class EnvelopeBinder {
    */
   public static ObjectNode bind(
       ActionToken action, ObjectNode scope, ExtensionId id, Revision revision, ObjectNode request) {
-    return bindForWire(action, scope, id, revision, request).request();
+    return bind(action, scope, id, revision, request, false).request();
   }
 
   /**
@@ -91,6 +91,21 @@ public final class EnvelopeBinder {
    */
   public static Bound bindForWire(
       ActionToken action, ObjectNode scope, ExtensionId id, Revision revision, ObjectNode request) {
+    return bind(action, scope, id, revision, request, true);
+  }
+
+  /**
+   * Binds; with {@code wire}, also serialises the bound request. Without, the bytes are written
+   * only when an upper bound of their length ({@link CanonicalWriter#compactBound}) exceeds the
+   * limit, to decide the size check exactly; {@link Bound#stdin()} is then empty.
+   */
+  private static Bound bind(
+      ActionToken action,
+      ObjectNode scope,
+      ExtensionId id,
+      Revision revision,
+      ObjectNode request,
+      boolean wire) {
     Objects.requireNonNull(action, "action");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(id, "id");
@@ -101,20 +116,34 @@ public final class EnvelopeBinder {
           ErrorKind.REQUEST_INVALID,
           "request contains reserved field `" + ExecutionEnvelope.REQUEST_KEY + "`");
     }
-    Digest digest;
+    // One walk: canonical digest of the request, the number rule's verdict, the deep copy (exactly
+    // what was digested) and a bound of its compact length.
+    ExactNumbers.Verdict numbers = ExactNumbers.observer();
+    CanonicalWriter.Copy copy;
     try {
-      digest = ExecutionEnvelope.requestDigest(request);
+      copy = CanonicalWriter.copyAndDigest(request, ExecutionEnvelope.REQUEST_KEY, numbers);
     } catch (InvalidValueException e) {
       throw new LoopxException(
           ErrorKind.REQUEST_INVALID, "request has no canonical JSON form: " + e.getMessage(), e);
     }
-    ExactNumbers.require(request);
-    ExecutionEnvelope envelope = new ExecutionEnvelope(action, scope, id, revision, digest);
-    ObjectNode bound = JsonNodeFactory.instance.objectNode();
-    for (Map.Entry<String, JsonNode> e : request.properties()) {
-      bound.set(e.getKey(), e.getValue().deepCopy());
+    if (!numbers.allExact()) {
+      // Walks again in document order and throws for the first number that is not exact.
+      ExactNumbers.require(request);
     }
-    bound.set(ExecutionEnvelope.REQUEST_KEY, envelope.toJson());
+    ExecutionEnvelope envelope = new ExecutionEnvelope(action, scope, id, revision, copy.digest());
+    ObjectNode bound = copy.copy();
+    ObjectNode envelopeJson = envelope.toJson();
+    bound.set(ExecutionEnvelope.REQUEST_KEY, envelopeJson);
+    long lengthBound =
+        copy.compactBound()
+            + 1 // the comma before the envelope's key
+            + CanonicalWriter.compactBound(
+                JsonNodeFactory.instance
+                    .objectNode()
+                    .set(ExecutionEnvelope.REQUEST_KEY, envelopeJson));
+    if (!wire && lengthBound <= RunRequest.MAX_BYTES) {
+      return new Bound(bound, NO_BYTES);
+    }
     byte[] stdin = StrictJson.toCompactBytes(bound);
     if (stdin.length > RunRequest.MAX_BYTES) {
       throw new LoopxException(

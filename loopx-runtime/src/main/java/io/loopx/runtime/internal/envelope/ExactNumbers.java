@@ -3,11 +3,13 @@ package io.loopx.runtime.internal.envelope;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.LoopxException;
+import io.loopx.api.internal.CanonicalWriter;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.json.StrictJson;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -24,6 +26,11 @@ import tools.jackson.databind.JsonNode;
  * the round trip through a double, DBL_DIG), so only longer literals are compared; their exponent
  * is then within the double range or their signum differs from that of the nearest double, so
  * {@code compareTo} never rescales by more than the literal's own length plus 330 digits.
+ *
+ * <p>The binder checks in two steps: {@link #observer()} sees each non-integral number during the
+ * walk that canonicalises the request, with the canonical text just written, and only notes whether
+ * one breaks the rule; if one does, {@link #require} walks the request again in document order to
+ * throw for the first such number with its JSON pointer. Both steps decide with {@link #isExact}.
  */
 final class ExactNumbers {
   /** DBL_DIG: the significant digits that every decimal keeps through a double. */
@@ -83,14 +90,127 @@ final class ExactNumbers {
   }
 
   /**
+   * An observer for {@code CanonicalWriter.copyAndDigest}: {@link Verdict#allExact()} stays true
+   * while every number it sees is exact.
+   */
+  static Verdict observer() {
+    return new Verdict();
+  }
+
+  /** Whether every number seen so far is exact; one instance per walk, not thread-safe. */
+  static final class Verdict implements CanonicalWriter.NumberObserver {
+    private boolean allExact = true;
+
+    @Override
+    public void number(JsonNode number, String canonical) {
+      if (allExact && !isExact(number, canonical)) {
+        allExact = false;
+      }
+    }
+
+    boolean allExact() {
+      return allExact;
+    }
+  }
+
+  /**
+   * The rule: the value sent for the non-integral {@code number} equals {@code nearest}, the ES6
+   * form of its nearest double (which canonical JSON wrote for it).
+   */
+  static boolean isExact(JsonNode number, String nearest) {
+    if (number.isDouble() || number.isFloat()) {
+      // What Jackson writes for a double or float node (pinned by ExactNumbersFastPathTest):
+      // Double.toString, which on JDK 17 is not always the shortest form (2e23 is written
+      // 1.9999999999999998E23), or Float.toString. Equal values pass either way; otherwise the
+      // short-literal rule decides, as it does for a decimal.
+      String sent =
+          number.isDouble()
+              ? Double.toString(number.doubleValue())
+              : Float.toString(number.floatValue());
+      return sameValue(sent, nearest) || alwaysExact(new BigDecimal(sent));
+    }
+    BigDecimal sent = sentValue(number);
+    return alwaysExact(sent) || new BigDecimal(nearest).compareTo(sent) == 0;
+  }
+
+  /**
    * The value the provider reads: a decimal node is written as its {@link BigDecimal}; a binary
    * floating-point node (never produced by strict parsing) as Jackson spells it.
    */
-  private static BigDecimal sentValue(JsonNode number) {
+  static BigDecimal sentValue(JsonNode number) {
     if (number.isBigDecimal()) {
       return number.decimalValue();
     }
     return new BigDecimal(new String(StrictJson.toCompactBytes(number), StandardCharsets.US_ASCII));
+  }
+
+  /**
+   * Whether two decimal literals ({@code -?digits[.digits][(e|E)[+-]digits]}) of at most 18
+   * significant digits each have the same value, as {@link BigDecimal#compareTo} would say; longer
+   * ones are compared as {@link BigDecimal}s.
+   */
+  static boolean sameValue(String a, String b) {
+    if (a.equals(b)) {
+      return true; // the common case: plain digits with a fraction, as both spell them
+    }
+    long[] x = parse(a);
+    long[] y = parse(b);
+    if (x == null || y == null) {
+      return new BigDecimal(a).compareTo(new BigDecimal(b)) == 0;
+    }
+    if (x[1] == 0 || y[1] == 0) {
+      return x[1] == y[1]; // zero is zero, whatever its sign and exponent
+    }
+    return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
+  }
+
+  /**
+   * Returns {sign (1 for minus), significand without trailing zeros, decimal exponent} of a
+   * literal, or null when it has more than 18 significant digits.
+   */
+  private static long @Nullable [] parse(String s) {
+    int i = 0;
+    int length = s.length();
+    long negative = 0;
+    if (i < length && s.charAt(i) == '-') {
+      negative = 1;
+      i++;
+    }
+    long significand = 0;
+    int digits = 0;
+    long exponent = 0;
+    boolean fraction = false;
+    for (; i < length; i++) {
+      char c = s.charAt(i);
+      if (c == '.') {
+        fraction = true;
+        continue;
+      }
+      if (c == 'e' || c == 'E') {
+        break;
+      }
+      int d = c - '0';
+      if (d < 0 || d > 9) {
+        return null;
+      }
+      if (significand != 0 || d != 0) {
+        if (++digits > 18) {
+          return null;
+        }
+        significand = significand * 10 + d;
+      }
+      if (fraction) {
+        exponent--;
+      }
+    }
+    if (i < length) {
+      exponent += Long.parseLong(s, i + 1, length, 10);
+    }
+    while (significand != 0 && significand % 10 == 0) {
+      significand /= 10;
+      exponent++;
+    }
+    return new long[] {negative, significand, exponent};
   }
 
   /** True for at most 15 significant digits and a decimal exponent within ±300 (or zero). */

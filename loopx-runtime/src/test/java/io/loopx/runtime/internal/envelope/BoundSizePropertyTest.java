@@ -28,7 +28,8 @@ import tools.jackson.databind.node.ObjectNode;
  * bytes of the 1,000,000-byte cap: {@code 1e5} values that grow by a byte each when re-serialised,
  * and padding with two-byte characters, so that characters and bytes differ. A bound request is
  * refused exactly when its bytes on the wire exceed the cap, and otherwise those bytes are what
- * {@link EnvelopeBinder.Bound#stdin()} holds.
+ * {@link EnvelopeBinder.Bound#stdin()} holds; {@link EnvelopeBinder#bind} (in process, where the
+ * bytes are written only when a cheap bound of their length exceeds the cap) decides the same.
  */
 class BoundSizePropertyTest {
   private static final ActionToken ACTION = ActionToken.of("demo.recall");
@@ -94,6 +95,9 @@ class BoundSizePropertyTest {
                 byte[] stdin =
                     EnvelopeBinder.bindForWire(ACTION, scope(), ID, REVISION, request).stdin();
                 assertThat(stdin).hasSize(expected);
+                // In process the size rule is the same, decided without the bytes when it can be.
+                assertThat(EnvelopeBinder.bind(ACTION, scope(), ID, REVISION, request))
+                    .isEqualTo(StrictJson.parseObject(stdin));
                 SENT.incrementAndGet();
               } else {
                 assertThatThrownBy(
@@ -105,6 +109,10 @@ class BoundSizePropertyTest {
                           assertThat(e.getMessage())
                               .isEqualTo(EnvelopeBinder.TOO_LARGE + ": " + expected + " bytes");
                         });
+                assertThatThrownBy(
+                        () -> EnvelopeBinder.bind(ACTION, scope(), ID, REVISION, request))
+                    .isInstanceOf(LoopxException.class)
+                    .hasMessage(EnvelopeBinder.TOO_LARGE + ": " + expected + " bytes");
                 REFUSED.incrementAndGet();
               }
             });

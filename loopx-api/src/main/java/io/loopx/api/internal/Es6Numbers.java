@@ -1,11 +1,13 @@
-package io.loopx.api.json;
+package io.loopx.api.internal;
 
 import io.loopx.api.InvalidValueException;
 import java.math.BigInteger;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
- * ES6 {@code Number.prototype.toString} formatting of JSON numbers for RFC 8785 (package-private).
+ * ES6 {@code Number.prototype.toString} formatting of JSON numbers for RFC 8785 (internal: used by
+ * {@code CanonicalJson} and {@link CanonicalWriter}).
  *
  * <p>The digits come from a port of Raffaello Giulietti's Schubfach algorithm ("The Schubfach way
  * to render doubles", 2020), which yields the shortest decimal that rounds back to the double and,
@@ -18,11 +20,12 @@ import tools.jackson.databind.JsonNode;
  * that they are rejected (I-JSON). Decimal and floating-point nodes are converted to the nearest
  * double first. NaN and infinities are rejected; {@code -0} prints {@code 0}.
  */
-final class Es6Numbers {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class Es6Numbers {
   private static final String WHAT = "canonical JSON number";
 
   /** 2^53: the largest magnitude of an integral node that is accepted. */
-  static final long MAX_SAFE_MAGNITUDE = 1L << 53;
+  public static final long MAX_SAFE_MAGNITUDE = 1L << 53;
 
   // Binary64 parameters (precision P, exponent range of the integral significand c).
   private static final int P = 53;
@@ -49,7 +52,7 @@ final class Es6Numbers {
    * Formats a JSON number node, or throws {@link InvalidValueException} (what = {@value #WHAT}) for
    * an integral node beyond ±2^53, a non-finite value or a node that is not a number.
    */
-  static String format(JsonNode number) {
+  public static String format(JsonNode number) {
     if (!number.isNumber()) {
       throw new InvalidValueException(WHAT, number.toString(), "is not a number");
     }
@@ -76,7 +79,7 @@ final class Es6Numbers {
    * Returns the ES6 string of a finite double, or throws {@link InvalidValueException} for NaN and
    * infinities.
    */
-  static String format(double v) {
+  public static String format(double v) {
     long bits = Double.doubleToRawLongBits(v);
     long t = bits & T_MASK;
     int bq = (int) (bits >>> (P - 1)) & BQ_MASK;
@@ -84,10 +87,7 @@ final class Es6Numbers {
       throw new InvalidValueException(
           WHAT, Double.toString(v), "has no JSON form (NaN and infinities are not JSON)");
     }
-    StringBuilder out = new StringBuilder(26);
-    if (bits < 0 && (bq != 0 || t != 0)) {
-      out.append('-');
-    }
+    boolean negative = bits < 0 && (bq != 0 || t != 0);
     if (bq != 0) {
       // Normal value: v = c 2^q with c = 2^52 + t and q = bq - 1075; mq = -q.
       int mq = -Q_MIN + 1 - bq;
@@ -96,14 +96,14 @@ final class Es6Numbers {
         // Fast path: v is an integer below 2^53, whose decimal digits are already shortest.
         long f = c >> mq;
         if (f << mq == c) {
-          return appendEs6(out, f, 0);
+          return appendEs6(negative, f, 0);
         }
       }
-      return toDecimal(out, -mq, c);
+      return toDecimal(negative, -mq, c);
     }
     if (t != 0) {
       // Subnormal value: v = t 2^Q_MIN.
-      return toDecimal(out, Q_MIN, t);
+      return toDecimal(negative, Q_MIN, t);
     }
     return "0";
   }
@@ -112,7 +112,7 @@ final class Es6Numbers {
    * Finds the shortest decimal d 10^k that rounds to c 2^q and formats it. The skeleton follows
    * figure 7 of the Schubfach paper; the arithmetic that of figure 9.
    */
-  private static String toDecimal(StringBuilder out, int q, long c) {
+  private static String toDecimal(boolean negative, int q, long c) {
     int out1 = (int) c & 0x1; // boundaries of the rounding interval are included iff c is even
     long cb = c << 2;
     long cbr = cb + 2;
@@ -146,7 +146,7 @@ final class Es6Numbers {
       boolean upin = vbl + out1 <= sp10 << 2;
       boolean wpin = (tp10 << 2) + out1 <= vbr;
       if (upin != wpin) {
-        return appendEs6(out, upin ? sp10 : tp10, k);
+        return appendEs6(negative, upin ? sp10 : tp10, k);
       }
     }
     // u = s 10^k and w = t 10^k: at least one lies in the rounding interval.
@@ -154,11 +154,11 @@ final class Es6Numbers {
     boolean uin = vbl + out1 <= s << 2;
     boolean win = (t << 2) + out1 <= vbr;
     if (uin != win) {
-      return appendEs6(out, uin ? s : t, k);
+      return appendEs6(negative, uin ? s : t, k);
     }
     // Both do: take the closer one, and the even one on a tie.
     long cmp = vb - ((s + t) << 1);
-    return appendEs6(out, cmp < 0 || (cmp == 0 && (s & 0x1) == 0) ? s : t, k);
+    return appendEs6(negative, cmp < 0 || (cmp == 0 && (s & 0x1) == 0) ? s : t, k);
   }
 
   /** Computes rop(cp g 2^-127) where g = g1 2^63 + g0 (round to odd; section 9.9 of the paper). */
@@ -212,31 +212,66 @@ final class Es6Numbers {
   }
 
   /**
-   * Appends f 10^e (f > 0) in the ES6 form: plain digits for decimal exponents up to 21, "0.000ddd"
-   * down to 10^-7, exponent form ({@code 1e+21}, {@code 1.5e-7}) otherwise.
+   * Returns f 10^e (f > 0), negated if {@code negative}, in the ES6 form: plain digits for decimal
+   * exponents up to 21, "0.000ddd" down to 10^-7, exponent form ({@code 1e+21}, {@code 1.5e-7})
+   * otherwise.
    */
-  private static String appendEs6(StringBuilder out, long f, int e) {
+  private static String appendEs6(boolean negative, long f, int e) {
     while (f % 10 == 0) {
       f /= 10;
       e++;
     }
-    String digits = Long.toString(f);
-    int k = digits.length();
-    int n = e + k; // the value is 0.d1..dk times 10^n
-    if (k <= n && n <= 21) {
-      out.append(digits);
-      out.append("0".repeat(n - k));
-    } else if (0 < n && n <= 21) {
-      out.append(digits, 0, n).append('.').append(digits, n, k);
-    } else if (-6 < n && n <= 0) {
-      out.append("0.").append("0".repeat(-n)).append(digits);
-    } else {
-      out.append(digits.charAt(0));
-      if (k > 1) {
-        out.append('.').append(digits, 1, k);
-      }
-      out.append('e').append(n - 1 < 0 ? '-' : '+').append(Math.abs(n - 1));
+    char[] digits = new char[20];
+    int start = digits.length;
+    for (long v = f; v > 0; v /= 10) {
+      digits[--start] = (char) ('0' + (int) (v % 10));
     }
-    return out.toString();
+    int k = digits.length - start;
+    int n = e + k; // the value is 0.d1..dk times 10^n
+    char[] out = new char[32]; // sign, 21 digits or "0.000000" and 17 digits or d.ddde-324
+    int p = 0;
+    if (negative) {
+      out[p++] = '-';
+    }
+    if (k <= n && n <= 21) {
+      System.arraycopy(digits, start, out, p, k);
+      p += k;
+      for (int i = k; i < n; i++) {
+        out[p++] = '0';
+      }
+    } else if (0 < n && n <= 21) {
+      System.arraycopy(digits, start, out, p, n);
+      p += n;
+      out[p++] = '.';
+      System.arraycopy(digits, start + n, out, p, k - n);
+      p += k - n;
+    } else if (-6 < n && n <= 0) {
+      out[p++] = '0';
+      out[p++] = '.';
+      for (int i = 0; i < -n; i++) {
+        out[p++] = '0';
+      }
+      System.arraycopy(digits, start, out, p, k);
+      p += k;
+    } else {
+      out[p++] = digits[start];
+      if (k > 1) {
+        out[p++] = '.';
+        System.arraycopy(digits, start + 1, out, p, k - 1);
+        p += k - 1;
+      }
+      out[p++] = 'e';
+      int x = n - 1;
+      out[p++] = x < 0 ? '-' : '+';
+      x = Math.abs(x);
+      if (x >= 100) {
+        out[p++] = (char) ('0' + x / 100);
+      }
+      if (x >= 10) {
+        out[p++] = (char) ('0' + x / 10 % 10);
+      }
+      out[p++] = (char) ('0' + x % 10);
+    }
+    return new String(out, 0, p);
   }
 }
