@@ -3,6 +3,7 @@ package io.loopx.registry;
 import io.loopx.api.ProviderId;
 import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A capability with its implementations in catalog order of their providers, and the position of
@@ -18,7 +19,7 @@ final class CapabilitySlot {
   private ImplementationEntry[] implementations = NO_IMPLEMENTATIONS;
   private int[] positions = NO_POSITIONS;
   private int size;
-  private List<ImplementationEntry> view = List.of();
+  private @Nullable List<ImplementationEntry> view;
 
   CapabilitySlot(CapabilityEntry capability) {
     this.capability = capability;
@@ -45,16 +46,27 @@ final class CapabilitySlot {
 
   /** Returns the implementations, in catalog order of their providers (unmodifiable). */
   List<ImplementationEntry> implementations() {
-    return view;
+    List<ImplementationEntry> v = view;
+    if (v == null) {
+      // Made on first use; a racing reader makes an equal immutable list, which is harmless.
+      v = size == 0 ? List.of() : List.of(implementations);
+      view = v;
+    }
+    return v;
   }
 
   boolean implementedBy(ProviderId providerId) {
+    return implementationBy(providerId) != null;
+  }
+
+  /** Returns the implementation by {@code providerId}, or null if it has none. */
+  @Nullable ImplementationEntry implementationBy(ProviderId providerId) {
     for (int k = 0; k < size; k++) {
       if (implementations[k].providerId().equals(providerId)) {
-        return true;
+        return implementations[k];
       }
     }
-    return false;
+    return null;
   }
 
   void add(ImplementationEntry implementation, int position) {
@@ -70,9 +82,6 @@ final class CapabilitySlot {
 
   /** Orders by provider position, stable (registration order within one provider); trims. */
   void freeze() {
-    if (size == 0) {
-      return;
-    }
     for (int k = 1; k < size; k++) {
       ImplementationEntry i = implementations[k];
       int pos = positions[k];
@@ -89,6 +98,5 @@ final class CapabilitySlot {
       implementations = Arrays.copyOf(implementations, size);
       positions = Arrays.copyOf(positions, size);
     }
-    view = List.of(implementations);
   }
 }
