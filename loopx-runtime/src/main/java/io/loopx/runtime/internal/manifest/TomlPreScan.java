@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A complete TOML 1.0.0 syntax and structure check, run over the decoded text before night-config
@@ -294,8 +296,18 @@ final class TomlPreScan {
   // ---- keys ----------------------------------------------------------------------------------
 
   private String[] key() {
+    String first = simpleKey();
+    int afterFirst = pos;
+    skipWs();
+    if (peek() != '.') {
+      pos = afterFirst;
+      return new String[] {first}; // most keys have one part
+    }
     String[] parts = new String[MAX_KEY_PARTS];
-    int count = 0;
+    parts[0] = first;
+    int count = 1;
+    pos++;
+    skipWs();
     while (true) {
       if (count == MAX_KEY_PARTS) {
         throw problem(pos, "a key has more than " + MAX_KEY_PARTS + " dotted parts");
@@ -320,7 +332,8 @@ final class TomlPreScan {
       if (text.startsWith(c == '"' ? "\"\"\"" : "'''", pos)) {
         throw problem(pos, "a key cannot be a multi-line string");
       }
-      return c == '"' ? basicString() : literalString();
+      String key = c == '"' ? basicString(true) : literalString(true);
+      return Objects.requireNonNull(key, "built key");
     }
     int start = pos;
     while (pos < n && isBareKeyChar(text.charAt(pos))) {
@@ -349,14 +362,14 @@ final class TomlPreScan {
         if (text.startsWith("\"\"\"", pos)) {
           multiLineString('"');
         } else {
-          basicString();
+          basicString(false);
         }
         return Leaf.VALUE;
       case '\'':
         if (text.startsWith("'''", pos)) {
           multiLineString('\'');
         } else {
-          literalString();
+          literalString(false);
         }
         return Leaf.VALUE;
       case '[':
@@ -671,11 +684,15 @@ final class TomlPreScan {
 
   // ---- strings -------------------------------------------------------------------------------
 
-  /** A single-line basic string; returns its value. */
-  private String basicString() {
+  /**
+   * A single-line basic string; returns its value if {@code build} (a key), else null (a value,
+   * which only needs checking).
+   */
+  private @Nullable String basicString(boolean build) {
     int start = pos;
     pos++;
-    StringBuilder value = new StringBuilder();
+    int from = pos;
+    StringBuilder value = null;
     while (true) {
       if (pos >= n || text.charAt(pos) == '\n' || text.charAt(pos) == '\r') {
         throw problem(start, "unterminated string");
@@ -683,20 +700,28 @@ final class TomlPreScan {
       char c = text.charAt(pos);
       if (c == '"') {
         pos++;
-        return value.toString();
+        if (!build) {
+          return null;
+        }
+        return value == null ? text.substring(from, pos - 1) : value.toString();
       }
       if (c == '\\') {
+        if (build && value == null) {
+          value = new StringBuilder().append(text, from, pos);
+        }
         escape(value);
       } else {
         allowedInString(c);
-        value.append(c);
+        if (value != null) {
+          value.append(c);
+        }
         pos++;
       }
     }
   }
 
-  /** A single-line literal string; returns its value. */
-  private String literalString() {
+  /** A single-line literal string; returns its value if {@code build}, else null. */
+  private @Nullable String literalString(boolean build) {
     int start = pos;
     pos++;
     int from = pos;
@@ -707,7 +732,7 @@ final class TomlPreScan {
       char c = text.charAt(pos);
       if (c == '\'') {
         pos++;
-        return text.substring(from, pos - 1);
+        return build ? text.substring(from, pos - 1) : null;
       }
       allowedInString(c);
       pos++;
@@ -757,7 +782,7 @@ final class TomlPreScan {
             }
           }
         } else {
-          escape(new StringBuilder());
+          escape(null);
         }
       } else {
         allowedInString(c);
@@ -766,18 +791,19 @@ final class TomlPreScan {
     }
   }
 
-  private void escape(StringBuilder value) {
+  /** Checks an escape sequence; appends the character it stands for to {@code value}, if given. */
+  private void escape(@Nullable StringBuilder value) {
     int at = pos;
     char e = charAt(pos + 1);
     pos += 2;
     switch (e) {
-      case 'b' -> value.append('\b');
-      case 't' -> value.append('\t');
-      case 'n' -> value.append('\n');
-      case 'f' -> value.append('\f');
-      case 'r' -> value.append('\r');
-      case '"' -> value.append('"');
-      case '\\' -> value.append('\\');
+      case 'b' -> append(value, '\b');
+      case 't' -> append(value, '\t');
+      case 'n' -> append(value, '\n');
+      case 'f' -> append(value, '\f');
+      case 'r' -> append(value, '\r');
+      case '"' -> append(value, '"');
+      case '\\' -> append(value, '\\');
       case 'u', 'U' -> {
         int count = e == 'u' ? 4 : 8;
         int code = 0;
@@ -792,9 +818,17 @@ final class TomlPreScan {
         if (code < 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
           throw problem(at, "escape \\" + e + " is not a Unicode scalar value");
         }
-        value.appendCodePoint(code);
+        if (value != null) {
+          value.appendCodePoint(code);
+        }
       }
       default -> throw problem(at, "invalid escape sequence");
+    }
+  }
+
+  private static void append(@Nullable StringBuilder value, char c) {
+    if (value != null) {
+      value.append(c);
     }
   }
 
