@@ -42,14 +42,14 @@ final class BuiltinStaging {
   }
 
   /**
-   * The staged built-ins: the providers in position order, the slots of their capabilities (each
-   * already holding the implementations of its capability), the capabilities and every
+   * The staged built-ins: the providers in position order, the slots of their capabilities by id
+   * and in registration order (each already holding the implementations of its capability), every
    * implementation in registration order, and the implementations still waiting for a capability.
    */
   record Staged(
       List<ProviderEntry> providers,
       HashMap<CapabilityId, CapabilitySlot> slots,
-      List<CapabilityEntry> capabilities,
+      List<CapabilitySlot> capabilities,
       List<ImplementationEntry> implementations,
       List<Waiting> waiting) {
     static Staged empty(int capabilities) {
@@ -65,7 +65,7 @@ final class BuiltinStaging {
   private ArrayList<ProviderEntry> providers = new ArrayList<>();
   private Map<ProviderId, ProviderEntry> providersById = new HashMap<>();
   private HashMap<CapabilityId, CapabilitySlot> slots = new HashMap<>();
-  private ArrayList<CapabilityEntry> capabilities = new ArrayList<>();
+  private ArrayList<CapabilitySlot> capabilities = new ArrayList<>();
   private ArrayList<ImplementationEntry> implementations = new ArrayList<>();
   // Implementations whose capability no built-in has registered yet, by capability and in order.
   private Map<CapabilityId, List<Waiting>> waitingByCapability = new HashMap<>();
@@ -86,7 +86,7 @@ final class BuiltinStaging {
     CapabilitySlot slot = new CapabilitySlot(entry);
     CapabilitySlot earlierSlot = slots.putIfAbsent(capability.id(), slot);
     if (earlierSlot == null) {
-      capabilities.add(entry);
+      capabilities.add(slot);
       lastSlot = slot;
       if (!waitingByCapability.isEmpty()) {
         adoptWaiting(slot);

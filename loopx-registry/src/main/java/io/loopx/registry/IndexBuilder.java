@@ -58,13 +58,12 @@ final class IndexBuilder {
     int stagedCapabilities = staged.capabilities().size();
     CapabilityEntry[] capabilityArray =
         new CapabilityEntry[stagedCapabilities + capabilities.size()];
-    staged.capabilities().toArray(capabilityArray);
     HashMap<CapabilityId, CapabilitySlot> slots = staged.slots();
     CapabilitySlot[] slotList = new CapabilitySlot[capabilityArray.length];
     int slotCount = 0;
-    for (int k = 0; k < stagedCapabilities; k++) {
-      slotList[slotCount++] =
-          Objects.requireNonNull(slots.get(capabilityArray[k].id()), "staged slot");
+    for (CapabilitySlot slot : staged.capabilities()) {
+      capabilityArray[slotCount] = slot.capability();
+      slotList[slotCount++] = slot;
     }
     PositionCache cache = new PositionCache(positions);
     for (CapabilityEntry c : capabilities) {
