@@ -7,6 +7,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A complete TOML 1.0.0 syntax and structure check, run over the decoded text before night-config
@@ -37,6 +41,8 @@ import org.jspecify.annotations.Nullable;
  * throws; its recursion is bounded by {@link #MAX_NESTING}.
  */
 final class TomlPreScan {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
   /** The deepest allowed nesting of arrays and inline tables within one value. */
   static final int MAX_NESTING = 32;
 
@@ -61,6 +67,8 @@ final class TomlPreScan {
   private static final class Table implements Node {
     private Origin origin;
     private final Map<String, Node> children = new HashMap<>();
+    // The table's values in declaration order, as the parser's tree would hold them.
+    private final ObjectNode object = NODES.objectNode();
 
     Table(Origin origin) {
       this.origin = origin;
@@ -68,7 +76,20 @@ final class TomlPreScan {
   }
 
   private static final class TableArray implements Node {
-    private Table last = new Table(Origin.HEADER);
+    private final ArrayNode array = NODES.arrayNode();
+    private Table last;
+
+    TableArray() {
+      append();
+    }
+
+    /** Starts the next element. */
+    @SuppressWarnings("UnusedReturnValue")
+    Table append() {
+      last = new Table(Origin.HEADER);
+      array.add(last.object);
+      return last;
+    }
   }
 
   /** A value other than a table: also a static array, which is never extended. */
@@ -90,9 +111,17 @@ final class TomlPreScan {
 
   /**
    * The result of a scan: the first problem ({@code line L, column C: detail}), or the document to
-   * hand to the parser (the input with non-decimal integers written in decimal).
+   * hand to the parser (the input with non-decimal integers written in decimal) and, for a document
+   * of the simple subset, its tree.
+   *
+   * <p>The simple subset is TOML without multi-line strings, floats (also {@code inf}, {@code
+   * nan}), datetimes and non-decimal integers: tables of all kinds, basic and literal strings,
+   * decimal integers, booleans, arrays and inline tables. For such a document the scan builds the
+   * tree that night-config's values would convert to (tables as objects in declaration order,
+   * integers as int or long nodes by size), so the parse can be skipped; {@code
+   * TomlSimpleSubsetTest} compares the two on every valid document of the tests.
    */
-  record Outcome(Optional<String> problem, String normalized) {}
+  record Outcome(Optional<String> problem, String normalized, Optional<ObjectNode> tree) {}
 
   /** A literal to replace in the normalised text. */
   private record Rewrite(int start, int end, String replacement) {}
@@ -104,6 +133,10 @@ final class TomlPreScan {
   private int depth;
   private final Table root = new Table(Origin.HEADER);
   private Table current = root;
+  // Whether the document is still in the simple subset, whose tree the scan builds.
+  private boolean building = true;
+  // While building: the value that value() read last (null for an inline table, a Table node).
+  private @Nullable JsonNode lastValue;
 
   private TomlPreScan(String text) {
     this.text = text;
@@ -121,9 +154,12 @@ final class TomlPreScan {
     try {
       scan.document();
     } catch (Problem p) {
-      return new Outcome(Optional.of(p.detail), text);
+      return new Outcome(Optional.of(p.detail), text, Optional.empty());
     }
-    return new Outcome(Optional.empty(), scan.normalized());
+    return new Outcome(
+        Optional.empty(),
+        scan.normalized(),
+        scan.building ? Optional.of(scan.root.object) : Optional.empty());
   }
 
   private String normalized() {
@@ -183,6 +219,7 @@ final class TomlPreScan {
       if (child == null) {
         Table created = new Table(Origin.IMPLICIT);
         table.children.put(keys[i], created);
+        table.object.set(keys[i], created.object);
         table = created;
       } else if (child instanceof TableArray list) {
         table = list.last;
@@ -198,10 +235,10 @@ final class TomlPreScan {
       if (child == null) {
         TableArray list = new TableArray();
         table.children.put(last, list);
+        table.object.set(last, list.array);
         current = list.last;
       } else if (child instanceof TableArray list) {
-        list.last = new Table(Origin.HEADER);
-        current = list.last;
+        current = list.append();
       } else {
         throw problem(
             start,
@@ -214,6 +251,7 @@ final class TomlPreScan {
     } else if (child == null) {
       Table created = new Table(Origin.HEADER);
       table.children.put(last, created);
+      table.object.set(last, created.object);
       current = created;
     } else if (child instanceof Table t && t.origin == Origin.IMPLICIT) {
       t.origin = Origin.HEADER;
@@ -240,6 +278,7 @@ final class TomlPreScan {
       if (child == null) {
         Table created = new Table(Origin.DOTTED);
         table.children.put(keys[i], created);
+        table.object.set(keys[i], created.object);
         table = created;
       } else if (child instanceof Table t
           && (t.origin == Origin.DOTTED || t.origin == Origin.IMPLICIT)) {
@@ -260,7 +299,16 @@ final class TomlPreScan {
     if (table.children.containsKey(last)) {
       throw problem(start, "key " + name(keys, keys.length) + " is defined twice");
     }
-    table.children.put(last, value());
+    Node value = value();
+    table.children.put(last, value);
+    if (building) {
+      table.object.set(last, valueNode(value));
+    }
+  }
+
+  /** Returns the tree of the value that {@link #value()} just read and returned as {@code node}. */
+  private JsonNode valueNode(Node node) {
+    return node instanceof Table t ? t.object : Objects.requireNonNull(lastValue, "value");
   }
 
   private static String what(Node node) {
@@ -360,16 +408,18 @@ final class TomlPreScan {
     switch (c) {
       case '"':
         if (text.startsWith("\"\"\"", pos)) {
+          building = false;
           multiLineString('"');
         } else {
-          basicString(false);
+          string(basicString(building));
         }
         return Leaf.VALUE;
       case '\'':
         if (text.startsWith("'''", pos)) {
+          building = false;
           multiLineString('\'');
         } else {
-          literalString(false);
+          string(literalString(building));
         }
         return Leaf.VALUE;
       case '[':
@@ -379,9 +429,11 @@ final class TomlPreScan {
         return inlineTable();
       case 't':
         word("true");
+        lastValue = NODES.booleanNode(true);
         return Leaf.VALUE;
       case 'f':
         word("false");
+        lastValue = NODES.booleanNode(false);
         return Leaf.VALUE;
       default:
         if (c == '+' || c == '-' || c == 'i' || c == 'n' || isDigit(c)) {
@@ -389,6 +441,12 @@ final class TomlPreScan {
           return Leaf.VALUE;
         }
         throw problem(pos, "expected a value, got " + describe(pos));
+    }
+  }
+
+  private void string(@Nullable String value) {
+    if (building) {
+      lastValue = NODES.stringNode(Objects.requireNonNull(value, "built string"));
     }
   }
 
@@ -403,6 +461,8 @@ final class TomlPreScan {
     int start = pos;
     enter(start);
     pos++;
+    ArrayNode array = building ? NODES.arrayNode() : null;
+    lastValue = array;
     skipWsCommentsNewlines();
     if (peek() == ']') {
       pos++;
@@ -410,7 +470,11 @@ final class TomlPreScan {
       return;
     }
     while (true) {
-      value();
+      Node element = value();
+      if (building && array != null) {
+        array.add(valueNode(element));
+        lastValue = array;
+      }
       skipWsCommentsNewlines();
       char c = peek();
       if (c == ',') {
@@ -473,12 +537,15 @@ final class TomlPreScan {
   /** A number, a boolean-free bare scalar: integer, float, inf/nan or a datetime. */
   private void scalar() {
     int start = pos;
+    lastValue = null;
     if (isDigit(charAt(pos)) && isDigit(charAt(pos + 1))) {
       if (charAt(pos + 2) == ':') {
+        building = false;
         time(start);
         return;
       }
       if (isDigit(charAt(pos + 2)) && isDigit(charAt(pos + 3)) && charAt(pos + 4) == '-') {
+        building = false;
         dateTime(start);
         return;
       }
@@ -493,11 +560,13 @@ final class TomlPreScan {
       pos++;
     }
     if (text.startsWith("inf", pos) || text.startsWith("nan", pos)) {
+      building = false;
       pos += 3;
       endOfScalar(start);
       return;
     }
     if (!signed && charAt(pos) == '0' && "xob".indexOf(charAt(pos + 1)) >= 0) {
+      building = false; // the parser reads the literal written in decimal
       char base = charAt(pos + 1);
       int radix = base == 'x' ? 16 : base == 'o' ? 8 : 2;
       pos += 2;
@@ -538,8 +607,13 @@ final class TomlPreScan {
       isFloat = true;
     }
     endOfScalar(start);
-    if (!isFloat) {
-      checkRange(start, intPart, 10, text.charAt(start) == '-');
+    if (isFloat) {
+      building = false;
+    } else {
+      long value = checkRange(start, intPart, 10, text.charAt(start) == '-');
+      if (building) {
+        lastValue = value == (int) value ? NODES.numberNode((int) value) : NODES.numberNode(value);
+      }
     }
   }
 
