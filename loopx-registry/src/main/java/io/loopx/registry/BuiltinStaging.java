@@ -48,23 +48,18 @@ final class BuiltinStaging {
    */
   record Staged(
       List<ProviderEntry> providers,
-      HashMap<CapabilityId, CapabilitySlot> slots,
+      SlotTable slots,
       List<CapabilitySlot> capabilities,
       List<ImplementationEntry> implementations,
       List<Waiting> waiting) {
     static Staged empty(int capabilities) {
-      return new Staged(
-          List.of(),
-          new HashMap<>(IndexBuilder.capacity(capabilities)),
-          List.of(),
-          List.of(),
-          List.of());
+      return new Staged(List.of(), new SlotTable(capabilities), List.of(), List.of(), List.of());
     }
   }
 
   private ArrayList<ProviderEntry> providers = new ArrayList<>();
   private Map<ProviderId, ProviderEntry> providersById = new HashMap<>();
-  private HashMap<CapabilityId, CapabilitySlot> slots = new HashMap<>();
+  private SlotTable slots = new SlotTable(0);
   private ArrayList<CapabilitySlot> capabilities = new ArrayList<>();
   private ArrayList<ImplementationEntry> implementations = new ArrayList<>();
   // Implementations whose capability no built-in has registered yet, by capability and in order.
@@ -84,7 +79,7 @@ final class BuiltinStaging {
   @Nullable LoopxException capability(ProviderId providerId, ProvidedCapability capability) {
     CapabilityEntry entry = new CapabilityEntry(capability, Origin.BUILTIN, providerId);
     CapabilitySlot slot = new CapabilitySlot(entry);
-    CapabilitySlot earlierSlot = slots.putIfAbsent(capability.id(), slot);
+    CapabilitySlot earlierSlot = slots.putIfAbsent(slot);
     if (earlierSlot == null) {
       capabilities.add(slot);
       lastSlot = slot;
@@ -201,7 +196,7 @@ final class BuiltinStaging {
   void clear() {
     providers = new ArrayList<>();
     providersById = new HashMap<>();
-    slots = new HashMap<>();
+    slots = new SlotTable(0);
     capabilities = new ArrayList<>();
     implementations = new ArrayList<>();
     waitingByCapability = new HashMap<>();

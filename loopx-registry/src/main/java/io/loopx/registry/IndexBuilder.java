@@ -1,7 +1,6 @@
 package io.loopx.registry;
 
 import com.google.common.collect.ImmutableList;
-import io.loopx.api.CapabilityId;
 import io.loopx.api.ProviderId;
 import java.util.HashMap;
 import java.util.List;
@@ -58,7 +57,8 @@ final class IndexBuilder {
     int stagedCapabilities = staged.capabilities().size();
     CapabilityEntry[] capabilityArray =
         new CapabilityEntry[stagedCapabilities + capabilities.size()];
-    HashMap<CapabilityId, CapabilitySlot> slots = staged.slots();
+    SlotTable slots = staged.slots();
+    slots.ensureCapacity(capabilities.size());
     CapabilitySlot[] slotList = new CapabilitySlot[capabilityArray.length];
     int slotCount = 0;
     for (CapabilitySlot slot : staged.capabilities()) {
@@ -73,7 +73,7 @@ final class IndexBuilder {
       }
       ProviderEntry ownerEntry = providerList.get(owner);
       CapabilitySlot slot = new CapabilitySlot(c);
-      CapabilitySlot earlier = slots.putIfAbsent(c.id(), slot);
+      CapabilitySlot earlier = slots.putIfAbsent(slot);
       if (earlier != null) {
         ProviderEntry earlierOwner =
             providerList.get(
@@ -145,10 +145,7 @@ final class IndexBuilder {
    * capability's slot.
    */
   private static void check(
-      ImplementationEntry i,
-      int position,
-      List<ProviderEntry> providerList,
-      Map<CapabilityId, CapabilitySlot> slots) {
+      ImplementationEntry i, int position, List<ProviderEntry> providerList, SlotTable slots) {
     ProviderEntry implementer = providerList.get(position);
     CapabilitySlot slot = slots.get(i.capabilityId());
     if (slot == null) {
