@@ -159,7 +159,7 @@ final class IndexBuilder {
   }
 
   /** Returns a {@link HashMap} capacity that holds {@code size} entries without resizing. */
-  static int capacity(int size) {
+  private static int capacity(int size) {
     return (int) Math.min((long) size * 4 / 3 + 1, 1 << 30);
   }
 
