@@ -15,12 +15,15 @@ import io.loopx.api.spi.RegistrationContext;
 final class BoundContext implements RegistrationContext {
   private final RegistryAssembly assembly;
   private final ProviderId providerId;
+  private final int position;
   private final String contributionId;
   private volatile boolean open = true;
 
-  BoundContext(RegistryAssembly assembly, ProviderId providerId, String contributionId) {
+  BoundContext(
+      RegistryAssembly assembly, ProviderId providerId, int position, String contributionId) {
     this.assembly = assembly;
     this.providerId = providerId;
+    this.position = position;
     this.contributionId = contributionId;
   }
 
@@ -37,6 +40,11 @@ final class BoundContext implements RegistrationContext {
 
   ProviderId providerId() {
     return providerId;
+  }
+
+  /** Returns the bound provider's position in the generation's provider list. */
+  int position() {
+    return position;
   }
 
   String contributionId() {

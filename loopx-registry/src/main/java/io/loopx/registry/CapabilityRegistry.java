@@ -70,6 +70,21 @@ public final class CapabilityRegistry {
         libraryVersion, IndexBuilder.build(providers, capabilities, implementations));
   }
 
+  /**
+   * As {@link #of(String, List, List, List)} for the staged built-ins of an assembly followed by
+   * the extensions' providers, capabilities and implementations.
+   */
+  static CapabilityRegistry of(
+      String libraryVersion,
+      BuiltinStaging.Staged staged,
+      List<ProviderEntry> providers,
+      List<CapabilityEntry> capabilities,
+      List<ImplementationEntry> implementations) {
+    SealChecks.checkVersion(libraryVersion);
+    return new CapabilityRegistry(
+        libraryVersion, IndexBuilder.build(staged, providers, capabilities, implementations));
+  }
+
   /** Returns the library version that built-in providers report. */
   public String libraryVersion() {
     return libraryVersion;

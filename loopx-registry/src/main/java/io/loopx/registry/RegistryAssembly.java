@@ -166,7 +166,9 @@ public final class RegistryAssembly {
       List<ExtensionManifest> declaredCopy,
       List<InstalledExtension> installedCopy) {
     List<Admitted> admitted = ContributionAdmission.admit(contributionsCopy);
-    for (Admitted a : admitted) {
+    int[] positions = new int[admitted.size()];
+    for (int k = 0; k < admitted.size(); k++) {
+      Admitted a = admitted.get(k);
       ProviderEntry provider =
           new ProviderEntry(
               a.providerId(),
@@ -176,27 +178,26 @@ public final class RegistryAssembly {
               Optional.empty(),
               Optional.of(a.id()));
       synchronized (lock) {
-        staging.addProvider(provider);
+        positions[k] = staging.addProvider(provider);
       }
     }
-    for (Admitted a : admitted) {
-      runRegistration(a);
+    for (int k = 0; k < admitted.size(); k++) {
+      runRegistration(admitted.get(k), positions[k]);
     }
-    ArrayList<ProviderEntry> providers;
-    ArrayList<CapabilityEntry> capabilities;
-    ArrayList<ImplementationEntry> implementations;
+    BuiltinStaging.Staged staged;
     synchronized (lock) {
-      providers = staging.providers();
-      capabilities = staging.capabilities();
-      implementations = staging.implementations();
+      staged = staging.handOff();
     }
+    ArrayList<ProviderEntry> providers = new ArrayList<>();
+    ArrayList<CapabilityEntry> capabilities = new ArrayList<>();
+    ArrayList<ImplementationEntry> implementations = new ArrayList<>();
     ExtensionComposition.compose(
         declaredCopy, installedCopy, providers, capabilities, implementations);
-    return CapabilityRegistry.of(libraryVersion, providers, capabilities, implementations);
+    return CapabilityRegistry.of(libraryVersion, staged, providers, capabilities, implementations);
   }
 
-  private void runRegistration(Admitted a) {
-    BoundContext context = new BoundContext(this, a.providerId(), a.id());
+  private void runRegistration(Admitted a, int position) {
+    BoundContext context = new BoundContext(this, a.providerId(), position, a.id());
     synchronized (lock) {
       contexts.add(context);
     }
@@ -257,7 +258,8 @@ public final class RegistryAssembly {
       Objects.requireNonNull(protocol, "protocol");
       Objects.requireNonNull(handler, "provider");
       LoopxException conflict =
-          staging.implementation(context.providerId(), capabilityId, protocol, handler);
+          staging.implementation(
+              context.providerId(), context.position(), capabilityId, protocol, handler);
       if (conflict != null) {
         throw record(conflict);
       }

@@ -23,14 +23,14 @@ final class RegistryIndex {
   private final boolean[] providerDispatchable;
   private final ImmutableList<CapabilityEntry> capabilities;
   // Never modified after construction; one slot per capability, found with one lookup.
-  private final Map<CapabilityId, CapabilitySlot> slots;
+  private final SlotTable slots;
   private final ImmutableList<ImplementationEntry> implementations;
 
   RegistryIndex(
       ImmutableList<ProviderEntry> providers,
       Map<ProviderId, Integer> providerPositions,
       ImmutableList<CapabilityEntry> capabilities,
-      Map<CapabilityId, CapabilitySlot> slots,
+      SlotTable slots,
       ImmutableList<ImplementationEntry> implementations) {
     this.providers = providers;
     this.providerPositions = providerPositions;

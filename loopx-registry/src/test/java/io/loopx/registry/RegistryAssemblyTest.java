@@ -150,6 +150,73 @@ class RegistryAssemblyTest {
   }
 
   @Test
+  void implementationRegisteredBeforeItsCapabilityKeepsEveryRuleAndTheCatalogOrder() {
+    // "other" implements alpha before "core" registers it, and gamma before it registers gamma.
+    RegistryAssembly assembly =
+        CapabilityRegistry.assembly(VERSION)
+            .addBuiltin(
+                contribution(
+                    "other",
+                    "other-core",
+                    ctx -> {
+                      ctx.addImplementation(cap("alpha"), PROTOCOL, ECHO);
+                      ctx.addImplementation(cap("gamma"), PROTOCOL, ECHO);
+                      ctx.addImplementation(cap("alpha"), PROTOCOL, ECHO); // identical: no-op
+                      ctx.addCapability(publicCapability("gamma"));
+                    }))
+            .addBuiltin(
+                contribution(
+                    "core",
+                    "loopx-core",
+                    ctx -> {
+                      ctx.addImplementation(cap("alpha"), PROTOCOL, ECHO);
+                      ctx.addCapability(publicCapability("alpha"));
+                    }));
+    CapabilityRegistry r = assembly.seal();
+    assertThat(r.implementations(cap("alpha")))
+        .extracting(ImplementationEntry::providerId)
+        .containsExactly(Fixtures.pid("other-core"), ProviderId.LOOPX_CORE);
+    assertThat(r.implementations())
+        .extracting(i -> i.providerId().value() + "/" + i.capabilityId().value())
+        .containsExactly("other-core/alpha", "other-core/gamma", "loopx-core/alpha");
+
+    LoopxException changed =
+        sealFails(
+            CapabilityRegistry.assembly(VERSION)
+                .addBuiltin(
+                    contribution(
+                        "core",
+                        "loopx-core",
+                        ctx -> {
+                          ctx.addImplementation(cap("alpha"), PROTOCOL, ECHO);
+                          ctx.addCapability(publicCapability("alpha"));
+                          ctx.addImplementation(cap("alpha"), OTHER_PROTOCOL, ECHO);
+                        })));
+    assertThat(changed.getMessage())
+        .isEqualTo(
+            "duplicate implementation of capability `alpha`: claimed by built-in provider"
+                + " `loopx-core` (contribution `core`) and by the same provider with protocol"
+                + " `other_protocol_v1` instead of `semantic_preference_provider_v0` (while"
+                + " registering built-in contribution `core`)");
+
+    LoopxException unknown =
+        sealFails(
+            CapabilityRegistry.assembly(VERSION)
+                .addBuiltin(
+                    contribution(
+                        "core",
+                        "loopx-core",
+                        ctx -> {
+                          ctx.addImplementation(cap("nowhere"), PROTOCOL, ECHO);
+                          ctx.addCapability(publicCapability("alpha"));
+                        })));
+    assertThat(unknown.getMessage())
+        .isEqualTo(
+            "built-in provider `loopx-core` (contribution `core`) implements unknown capability"
+                + " `nowhere`");
+  }
+
+  @Test
   void twoProvidersMayImplementTheSameCapability() {
     CapabilityRegistry r =
         CapabilityRegistry.assembly(VERSION)

@@ -59,7 +59,7 @@ final class EntryRules {
     for (TreeReader t : tables) {
       t.checkKeys(SURFACE_KEYS, t.dialect().requiredKeys(SURFACE_SNAPSHOT_KEYS));
       String id = t.requiredString("id");
-      t.check(t.pathOf("id"), ManifestValues.surfaceId(id));
+      t.checkKey("id", ManifestValues.surfaceId(id));
       if (!ids.add(id)) {
         throw t.failAt(t.pathOf("id"), "duplicate presentation surface id `" + id + "`");
       }
@@ -68,7 +68,7 @@ final class EntryRules {
           plainText(t, "title", t.requiredString("title"), ManifestValues.MAX_SURFACE_TITLE);
       ProtocolId viewSchema = t.required("view_schema", ProtocolId::of);
       String validator = t.requiredString("view_validator");
-      t.check(t.pathOf("view_validator"), ManifestValues.viewValidator(validator));
+      t.checkKey("view_validator", ManifestValues.viewValidator(validator));
       String visibilityText = t.requiredString("visibility");
       SurfaceVisibility visibility = null;
       for (SurfaceVisibility v : SurfaceVisibility.values()) {
@@ -101,7 +101,7 @@ final class EntryRules {
   }
 
   private static String plainText(TreeReader t, String key, String value, int max) {
-    t.check(t.pathOf(key), ManifestValues.plainText(value, max));
+    t.checkKey(key, ManifestValues.plainText(value, max));
     return value;
   }
 
@@ -205,8 +205,8 @@ final class EntryRules {
       t.checkKeys(IMPLEMENTS_KEYS, t.dialect().requiredKeys(IMPLEMENTS_KEYS));
       CapabilityId capability = t.required("capability_id", CapabilityId::of);
       ProtocolId protocol = t.required("protocol", ProtocolId::of);
-      t.check(
-          t.pathOf("protocol"),
+      t.checkKey(
+          "protocol",
           ManifestValues.implementsProtocol(protocol, runtime.orElseThrow().protocol()));
       if (!ids.add(capability)) {
         throw t.failAt(

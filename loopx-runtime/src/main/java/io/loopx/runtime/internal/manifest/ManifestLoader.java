@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 import java.util.Objects;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
@@ -70,7 +71,7 @@ public final class ManifestLoader {
         throw fileProblem(source, "is not a regular file", null);
       }
       try (InputStream in = Files.newInputStream(file)) {
-        content = in.readNBytes(MAX_MANIFEST_BYTES + 1);
+        content = readAtMost(in, MAX_MANIFEST_BYTES + 1, attributes.size());
       }
     } catch (NoSuchFileException e) {
       throw fileProblem(source, "does not exist", e);
@@ -87,6 +88,29 @@ public final class ManifestLoader {
       throw fileProblem(source, "has no parent directory", null);
     }
     return new Content(content, source, directory);
+  }
+
+  /**
+   * Reads at most {@code limit} bytes, like {@link InputStream#readNBytes(int)}, into a buffer
+   * sized for the {@code expected} length (the file's size when it was checked; the file may have
+   * changed since, so the buffer grows up to the limit).
+   */
+  static byte[] readAtMost(InputStream in, int limit, long expected) throws IOException {
+    byte[] buffer = new byte[(int) Math.min(Math.max(expected, 0) + 1, limit)];
+    int length = 0;
+    while (true) {
+      if (length == buffer.length) {
+        if (length == limit) {
+          return buffer;
+        }
+        buffer = Arrays.copyOf(buffer, (int) Math.min(2L * length, limit));
+      }
+      int read = in.read(buffer, length, buffer.length - length);
+      if (read < 0) {
+        return length == buffer.length ? buffer : Arrays.copyOf(buffer, length);
+      }
+      length += read;
+    }
   }
 
   /**

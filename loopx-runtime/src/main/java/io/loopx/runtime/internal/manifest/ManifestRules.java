@@ -102,10 +102,9 @@ final class ManifestRules {
     List<String> values = table.stringArray(key);
     List<Permission> permissions = new ArrayList<>();
     for (int i = 0; i < values.size(); i++) {
-      String path = table.pathOf(key, i);
-      Permission p = table.parse(path, values.get(i), Permission::of);
+      Permission p = table.parseElement(key, i, values.get(i), Permission::of);
       if (permissions.contains(p)) {
-        throw table.failAt(path, "duplicate permission `" + shown(p.value()) + "`");
+        throw table.failAt(table.pathOf(key, i), "duplicate permission `" + shown(p.value()) + "`");
       }
       permissions.add(p);
     }
@@ -127,18 +126,16 @@ final class ManifestRules {
     }
     LaunchTarget target;
     if (entrypoint.isPresent()) {
-      target = rt.parse(rt.pathOf("entrypoint"), entrypoint.get(), LaunchTarget.Executable::new);
+      target = rt.parseKey("entrypoint", entrypoint.get(), LaunchTarget.Executable::new);
     } else if (javaMain.isPresent()) {
-      target = rt.parse(rt.pathOf("java_main"), javaMain.get(), LaunchTarget.JavaMain::new);
+      target = rt.parseKey("java_main", javaMain.get(), LaunchTarget.JavaMain::new);
     } else {
       throw rt.fail("needs exactly one of entrypoint or java_main");
     }
     List<String> args = arguments(rt, "args");
     List<String> doctorArgs = arguments(rt, "doctor_args");
     List<Permission> required = permissions(rt, "required_permissions");
-    rt.check(
-        rt.pathOf("required_permissions"),
-        ManifestValues.undeclaredPermissions(required, declared));
+    rt.checkKey("required_permissions", ManifestValues.undeclaredPermissions(required, declared));
     int timeout = timeoutSeconds(rt);
     try {
       return Optional.of(new RuntimeSpec(protocol, target, args, doctorArgs, required, timeout));
@@ -150,7 +147,7 @@ final class ManifestRules {
   private static List<String> arguments(TreeReader rt, String key) {
     List<String> values = rt.launchArguments(key);
     for (int i = 0; i < values.size(); i++) {
-      rt.check(rt.pathOf(key, i), ManifestValues.noNul(values.get(i)));
+      rt.checkElement(key, i, ManifestValues.noNul(values.get(i)));
     }
     return values;
   }

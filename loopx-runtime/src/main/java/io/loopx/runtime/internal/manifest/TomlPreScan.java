@@ -4,7 +4,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A complete TOML 1.0.0 syntax and structure check, run over the decoded text before night-config
@@ -35,6 +41,8 @@ import java.util.Optional;
  * throws; its recursion is bounded by {@link #MAX_NESTING}.
  */
 final class TomlPreScan {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
   /** The deepest allowed nesting of arrays and inline tables within one value. */
   static final int MAX_NESTING = 32;
 
@@ -59,6 +67,8 @@ final class TomlPreScan {
   private static final class Table implements Node {
     private Origin origin;
     private final Map<String, Node> children = new HashMap<>();
+    // The table's values in declaration order, as the parser's tree would hold them.
+    private final ObjectNode object = NODES.objectNode();
 
     Table(Origin origin) {
       this.origin = origin;
@@ -66,7 +76,20 @@ final class TomlPreScan {
   }
 
   private static final class TableArray implements Node {
-    private Table last = new Table(Origin.HEADER);
+    private final ArrayNode array = NODES.arrayNode();
+    private Table last;
+
+    TableArray() {
+      append();
+    }
+
+    /** Starts the next element. */
+    @SuppressWarnings("UnusedReturnValue")
+    Table append() {
+      last = new Table(Origin.HEADER);
+      array.add(last.object);
+      return last;
+    }
   }
 
   /** A value other than a table: also a static array, which is never extended. */
@@ -88,9 +111,17 @@ final class TomlPreScan {
 
   /**
    * The result of a scan: the first problem ({@code line L, column C: detail}), or the document to
-   * hand to the parser (the input with non-decimal integers written in decimal).
+   * hand to the parser (the input with non-decimal integers written in decimal) and, for a document
+   * of the simple subset, its tree.
+   *
+   * <p>The simple subset is TOML without multi-line strings, floats (also {@code inf}, {@code
+   * nan}), datetimes and non-decimal integers: tables of all kinds, basic and literal strings,
+   * decimal integers, booleans, arrays and inline tables. For such a document the scan builds the
+   * tree that night-config's values would convert to (tables as objects in declaration order,
+   * integers as int or long nodes by size), so the parse can be skipped; {@code
+   * TomlSimpleSubsetTest} compares the two on every valid document of the tests.
    */
-  record Outcome(Optional<String> problem, String normalized) {}
+  record Outcome(Optional<String> problem, String normalized, Optional<ObjectNode> tree) {}
 
   /** A literal to replace in the normalised text. */
   private record Rewrite(int start, int end, String replacement) {}
@@ -102,6 +133,10 @@ final class TomlPreScan {
   private int depth;
   private final Table root = new Table(Origin.HEADER);
   private Table current = root;
+  // Whether the document is still in the simple subset, whose tree the scan builds.
+  private boolean building = true;
+  // While building: the value that value() read last (null for an inline table, a Table node).
+  private @Nullable JsonNode lastValue;
 
   private TomlPreScan(String text) {
     this.text = text;
@@ -119,9 +154,12 @@ final class TomlPreScan {
     try {
       scan.document();
     } catch (Problem p) {
-      return new Outcome(Optional.of(p.detail), text);
+      return new Outcome(Optional.of(p.detail), text, Optional.empty());
     }
-    return new Outcome(Optional.empty(), scan.normalized());
+    return new Outcome(
+        Optional.empty(),
+        scan.normalized(),
+        scan.building ? Optional.of(scan.root.object) : Optional.empty());
   }
 
   private String normalized() {
@@ -181,6 +219,7 @@ final class TomlPreScan {
       if (child == null) {
         Table created = new Table(Origin.IMPLICIT);
         table.children.put(keys[i], created);
+        table.object.set(keys[i], created.object);
         table = created;
       } else if (child instanceof TableArray list) {
         table = list.last;
@@ -196,10 +235,10 @@ final class TomlPreScan {
       if (child == null) {
         TableArray list = new TableArray();
         table.children.put(last, list);
+        table.object.set(last, list.array);
         current = list.last;
       } else if (child instanceof TableArray list) {
-        list.last = new Table(Origin.HEADER);
-        current = list.last;
+        current = list.append();
       } else {
         throw problem(
             start,
@@ -212,6 +251,7 @@ final class TomlPreScan {
     } else if (child == null) {
       Table created = new Table(Origin.HEADER);
       table.children.put(last, created);
+      table.object.set(last, created.object);
       current = created;
     } else if (child instanceof Table t && t.origin == Origin.IMPLICIT) {
       t.origin = Origin.HEADER;
@@ -238,6 +278,7 @@ final class TomlPreScan {
       if (child == null) {
         Table created = new Table(Origin.DOTTED);
         table.children.put(keys[i], created);
+        table.object.set(keys[i], created.object);
         table = created;
       } else if (child instanceof Table t
           && (t.origin == Origin.DOTTED || t.origin == Origin.IMPLICIT)) {
@@ -258,7 +299,16 @@ final class TomlPreScan {
     if (table.children.containsKey(last)) {
       throw problem(start, "key " + name(keys, keys.length) + " is defined twice");
     }
-    table.children.put(last, value());
+    Node value = value();
+    table.children.put(last, value);
+    if (building) {
+      table.object.set(last, valueNode(value));
+    }
+  }
+
+  /** Returns the tree of the value that {@link #value()} just read and returned as {@code node}. */
+  private JsonNode valueNode(Node node) {
+    return node instanceof Table t ? t.object : Objects.requireNonNull(lastValue, "value");
   }
 
   private static String what(Node node) {
@@ -294,8 +344,18 @@ final class TomlPreScan {
   // ---- keys ----------------------------------------------------------------------------------
 
   private String[] key() {
+    String first = simpleKey();
+    int afterFirst = pos;
+    skipWs();
+    if (peek() != '.') {
+      pos = afterFirst;
+      return new String[] {first}; // most keys have one part
+    }
     String[] parts = new String[MAX_KEY_PARTS];
-    int count = 0;
+    parts[0] = first;
+    int count = 1;
+    pos++;
+    skipWs();
     while (true) {
       if (count == MAX_KEY_PARTS) {
         throw problem(pos, "a key has more than " + MAX_KEY_PARTS + " dotted parts");
@@ -320,7 +380,8 @@ final class TomlPreScan {
       if (text.startsWith(c == '"' ? "\"\"\"" : "'''", pos)) {
         throw problem(pos, "a key cannot be a multi-line string");
       }
-      return c == '"' ? basicString() : literalString();
+      String key = c == '"' ? basicString(true) : literalString(true);
+      return Objects.requireNonNull(key, "built key");
     }
     int start = pos;
     while (pos < n && isBareKeyChar(text.charAt(pos))) {
@@ -347,16 +408,18 @@ final class TomlPreScan {
     switch (c) {
       case '"':
         if (text.startsWith("\"\"\"", pos)) {
+          building = false;
           multiLineString('"');
         } else {
-          basicString();
+          string(basicString(building));
         }
         return Leaf.VALUE;
       case '\'':
         if (text.startsWith("'''", pos)) {
+          building = false;
           multiLineString('\'');
         } else {
-          literalString();
+          string(literalString(building));
         }
         return Leaf.VALUE;
       case '[':
@@ -366,9 +429,11 @@ final class TomlPreScan {
         return inlineTable();
       case 't':
         word("true");
+        lastValue = NODES.booleanNode(true);
         return Leaf.VALUE;
       case 'f':
         word("false");
+        lastValue = NODES.booleanNode(false);
         return Leaf.VALUE;
       default:
         if (c == '+' || c == '-' || c == 'i' || c == 'n' || isDigit(c)) {
@@ -376,6 +441,12 @@ final class TomlPreScan {
           return Leaf.VALUE;
         }
         throw problem(pos, "expected a value, got " + describe(pos));
+    }
+  }
+
+  private void string(@Nullable String value) {
+    if (building) {
+      lastValue = NODES.stringNode(Objects.requireNonNull(value, "built string"));
     }
   }
 
@@ -390,6 +461,8 @@ final class TomlPreScan {
     int start = pos;
     enter(start);
     pos++;
+    ArrayNode array = building ? NODES.arrayNode() : null;
+    lastValue = array;
     skipWsCommentsNewlines();
     if (peek() == ']') {
       pos++;
@@ -397,7 +470,11 @@ final class TomlPreScan {
       return;
     }
     while (true) {
-      value();
+      Node element = value();
+      if (building && array != null) {
+        array.add(valueNode(element));
+        lastValue = array;
+      }
       skipWsCommentsNewlines();
       char c = peek();
       if (c == ',') {
@@ -460,12 +537,15 @@ final class TomlPreScan {
   /** A number, a boolean-free bare scalar: integer, float, inf/nan or a datetime. */
   private void scalar() {
     int start = pos;
+    lastValue = null;
     if (isDigit(charAt(pos)) && isDigit(charAt(pos + 1))) {
       if (charAt(pos + 2) == ':') {
+        building = false;
         time(start);
         return;
       }
       if (isDigit(charAt(pos + 2)) && isDigit(charAt(pos + 3)) && charAt(pos + 4) == '-') {
+        building = false;
         dateTime(start);
         return;
       }
@@ -480,11 +560,13 @@ final class TomlPreScan {
       pos++;
     }
     if (text.startsWith("inf", pos) || text.startsWith("nan", pos)) {
+      building = false;
       pos += 3;
       endOfScalar(start);
       return;
     }
     if (!signed && charAt(pos) == '0' && "xob".indexOf(charAt(pos + 1)) >= 0) {
+      building = false; // the parser reads the literal written in decimal
       char base = charAt(pos + 1);
       int radix = base == 'x' ? 16 : base == 'o' ? 8 : 2;
       pos += 2;
@@ -525,8 +607,13 @@ final class TomlPreScan {
       isFloat = true;
     }
     endOfScalar(start);
-    if (!isFloat) {
-      checkRange(start, intPart, 10, text.charAt(start) == '-');
+    if (isFloat) {
+      building = false;
+    } else {
+      long value = checkRange(start, intPart, 10, text.charAt(start) == '-');
+      if (building) {
+        lastValue = value == (int) value ? NODES.numberNode((int) value) : NODES.numberNode(value);
+      }
     }
   }
 
@@ -671,11 +758,15 @@ final class TomlPreScan {
 
   // ---- strings -------------------------------------------------------------------------------
 
-  /** A single-line basic string; returns its value. */
-  private String basicString() {
+  /**
+   * A single-line basic string; returns its value if {@code build} (a key), else null (a value,
+   * which only needs checking).
+   */
+  private @Nullable String basicString(boolean build) {
     int start = pos;
     pos++;
-    StringBuilder value = new StringBuilder();
+    int from = pos;
+    StringBuilder value = null;
     while (true) {
       if (pos >= n || text.charAt(pos) == '\n' || text.charAt(pos) == '\r') {
         throw problem(start, "unterminated string");
@@ -683,20 +774,28 @@ final class TomlPreScan {
       char c = text.charAt(pos);
       if (c == '"') {
         pos++;
-        return value.toString();
+        if (!build) {
+          return null;
+        }
+        return value == null ? text.substring(from, pos - 1) : value.toString();
       }
       if (c == '\\') {
+        if (build && value == null) {
+          value = new StringBuilder().append(text, from, pos);
+        }
         escape(value);
       } else {
         allowedInString(c);
-        value.append(c);
+        if (value != null) {
+          value.append(c);
+        }
         pos++;
       }
     }
   }
 
-  /** A single-line literal string; returns its value. */
-  private String literalString() {
+  /** A single-line literal string; returns its value if {@code build}, else null. */
+  private @Nullable String literalString(boolean build) {
     int start = pos;
     pos++;
     int from = pos;
@@ -707,7 +806,7 @@ final class TomlPreScan {
       char c = text.charAt(pos);
       if (c == '\'') {
         pos++;
-        return text.substring(from, pos - 1);
+        return build ? text.substring(from, pos - 1) : null;
       }
       allowedInString(c);
       pos++;
@@ -757,7 +856,7 @@ final class TomlPreScan {
             }
           }
         } else {
-          escape(new StringBuilder());
+          escape(null);
         }
       } else {
         allowedInString(c);
@@ -766,18 +865,19 @@ final class TomlPreScan {
     }
   }
 
-  private void escape(StringBuilder value) {
+  /** Checks an escape sequence; appends the character it stands for to {@code value}, if given. */
+  private void escape(@Nullable StringBuilder value) {
     int at = pos;
     char e = charAt(pos + 1);
     pos += 2;
     switch (e) {
-      case 'b' -> value.append('\b');
-      case 't' -> value.append('\t');
-      case 'n' -> value.append('\n');
-      case 'f' -> value.append('\f');
-      case 'r' -> value.append('\r');
-      case '"' -> value.append('"');
-      case '\\' -> value.append('\\');
+      case 'b' -> append(value, '\b');
+      case 't' -> append(value, '\t');
+      case 'n' -> append(value, '\n');
+      case 'f' -> append(value, '\f');
+      case 'r' -> append(value, '\r');
+      case '"' -> append(value, '"');
+      case '\\' -> append(value, '\\');
       case 'u', 'U' -> {
         int count = e == 'u' ? 4 : 8;
         int code = 0;
@@ -792,9 +892,17 @@ final class TomlPreScan {
         if (code < 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
           throw problem(at, "escape \\" + e + " is not a Unicode scalar value");
         }
-        value.appendCodePoint(code);
+        if (value != null) {
+          value.appendCodePoint(code);
+        }
       }
       default -> throw problem(at, "invalid escape sequence");
+    }
+  }
+
+  private static void append(@Nullable StringBuilder value, char c) {
+    if (value != null) {
+      value.append(c);
     }
   }
 

@@ -116,7 +116,7 @@ final class TreeReader {
     if (value == null) {
       throw failAt(pathOf(key), "is required");
     }
-    String text = text(value, pathOf(key));
+    String text = text(value, key, -1, true);
     if (text.isEmpty()) {
       throw failAt(pathOf(key), "must not be empty");
     }
@@ -125,7 +125,7 @@ final class TreeReader {
 
   /** Reads a required string and converts it with {@code factory}, a validating factory. */
   <T> T required(String key, Function<String, T> factory) {
-    return parse(pathOf(key), requiredString(key), factory);
+    return parseKey(key, requiredString(key), factory);
   }
 
   /** Reads an optional string; absent, or empty after trimming, is empty. */
@@ -134,7 +134,7 @@ final class TreeReader {
     if (value == null) {
       return Optional.empty();
     }
-    String text = text(value, pathOf(key));
+    String text = text(value, key, -1, true);
     return text.isEmpty() ? Optional.empty() : Optional.of(text);
   }
 
@@ -147,7 +147,7 @@ final class TreeReader {
     if (value == null) {
       return Optional.empty();
     }
-    String text = text(value, pathOf(key), false);
+    String text = text(value, key, -1, false);
     return text.isEmpty() ? Optional.empty() : Optional.of(text);
   }
 
@@ -173,9 +173,9 @@ final class TreeReader {
     if (!value.isArray()) {
       throw failAt(pathOf(key), "must be an array of strings, got " + dialect.describe(value));
     }
-    List<String> values = new ArrayList<>();
+    List<String> values = new ArrayList<>(value.size());
     for (int i = 0; i < value.size(); i++) {
-      String element = text(value.get(i), pathOf(key, i), manifestText);
+      String element = text(value.get(i), key, i, manifestText);
       if (element.isEmpty()) {
         throw failAt(pathOf(key, i), "must not be empty");
       }
@@ -206,12 +206,69 @@ final class TreeReader {
     return trimmed;
   }
 
+  /**
+   * As {@link #text(JsonNode, String, boolean)} for the value at {@code key} (element {@code i} of
+   * the array there, unless {@code i} is negative); the key path is made only for a failure.
+   */
+  private String text(JsonNode value, String key, int i, boolean manifestText) {
+    if (!value.isString()) {
+      throw failAt(pathAt(key, i), "must be a string, got " + dialect.describe(value));
+    }
+    String text = value.stringValue();
+    checkElement(key, i, ManifestValues.loneSurrogate(text));
+    String trimmed = text.strip();
+    if (manifestText) {
+      checkElement(key, i, ManifestValues.unsafeCharacter(trimmed));
+    }
+    return trimmed;
+  }
+
+  /** Returns the key path of {@code key}, or of element {@code i} of it if {@code i >= 0}. */
+  private String pathAt(String key, int i) {
+    return i < 0 ? pathOf(key) : pathOf(key, i);
+  }
+
   /** Converts {@code value} with a validating factory; its refusal fails at {@code at}. */
   <T> T parse(String at, String value, Function<String, T> factory) {
     try {
       return factory.apply(value);
     } catch (InvalidValueException e) {
       throw failAt(at, e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Converts the value at {@code key} with a validating factory; its refusal fails at that key's
+   * path.
+   */
+  <T> T parseKey(String key, String value, Function<String, T> factory) {
+    return parseElement(key, -1, value, factory);
+  }
+
+  /**
+   * Converts element {@code i} of the array at {@code key} (the value at {@code key} itself if
+   * {@code i} is negative) with a validating factory; its refusal fails at that key path.
+   */
+  <T> T parseElement(String key, int i, String value, Function<String, T> factory) {
+    try {
+      return factory.apply(value);
+    } catch (InvalidValueException e) {
+      throw failAt(pathAt(key, i), e.getMessage(), e);
+    }
+  }
+
+  /** Fails at the key path of {@code key} with the {@code problem}, if any. */
+  void checkKey(String key, Optional<String> problem) {
+    checkElement(key, -1, problem);
+  }
+
+  /**
+   * Fails at the key path of element {@code i} of the array at {@code key} (of {@code key} itself
+   * if {@code i} is negative) with the {@code problem}, if any.
+   */
+  void checkElement(String key, int i, Optional<String> problem) {
+    if (problem.isPresent()) {
+      throw failAt(pathAt(key, i), problem.get());
     }
   }
 
