@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
@@ -55,15 +56,55 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class RuntimeResolver {
-  private final RuntimeEnvironment environment;
+  private static final int MAX_MEMO = 4096;
 
-  private RuntimeResolver(RuntimeEnvironment environment) {
+  private final RuntimeEnvironment environment;
+  private final Optional<IdentityCache> cache;
+
+  /** Identity and record text per identity record key: a pure function, memoised. */
+  private final ConcurrentHashMap<String, Derived> derived;
+
+  private record Derived(RuntimeIdentity identity, String text) {}
+
+  private RuntimeResolver(
+      RuntimeEnvironment environment,
+      Optional<IdentityCache> cache,
+      ConcurrentHashMap<String, Derived> derived) {
     this.environment = Objects.requireNonNull(environment, "environment");
+    this.cache = cache;
+    this.derived = derived;
   }
 
-  /** Returns a resolver for {@code environment}. */
+  /** Returns a resolver for {@code environment} that hashes every file it identifies. */
   public static RuntimeResolver of(RuntimeEnvironment environment) {
-    return new RuntimeResolver(environment);
+    return new RuntimeResolver(environment, Optional.empty(), new ConcurrentHashMap<>());
+  }
+
+  /**
+   * Returns this resolver identifying files through {@code cache}: a file whose {@code stat} has
+   * not changed since it was hashed is not hashed again ({@link IdentityCache}).
+   */
+  public RuntimeResolver withCache(IdentityCache cache) {
+    return new RuntimeResolver(environment, Optional.of(cache), derived);
+  }
+
+  /**
+   * Returns this resolver without its cache: every file is hashed. The checks after a run or a
+   * probe use it, so that what ran is compared with bytes actually read again.
+   */
+  public RuntimeResolver uncached() {
+    return cache.isEmpty() ? this : new RuntimeResolver(environment, Optional.empty(), derived);
+  }
+
+  /** Returns the cache this resolver identifies files through, if any. */
+  public Optional<IdentityCache> cache() {
+    return cache;
+  }
+
+  private Optional<FileScan> scan(Path file, int headBytes) {
+    return cache.isPresent()
+        ? cache.get().scan(file, headBytes)
+        : FileScan.tryScan(file, headBytes);
   }
 
   /** Returns the environment this resolver reads. */
@@ -120,13 +161,13 @@ public final class RuntimeResolver {
   }
 
   private RuntimeResolution resolveLauncher(Path launcher) {
-    Optional<FileScan> scan = FileScan.tryScan(launcher, Shebang.LIMIT);
+    Optional<FileScan> scan = scan(launcher, Shebang.LIMIT);
     if (scan.isEmpty()) {
       return missing("entrypoint `" + launcher + "` does not exist or is not a regular file");
     }
     FileIdentity launcherIdentity = scan.get().identity();
-    Optional<Shebang> shebang = Shebang.parse(scan.get().head(), launcherIdentity.size());
-    Optional<FileIdentity> interpreterIdentity = Optional.empty();
+    Optional<Shebang> shebang = Shebang.parse(scan.get().headUnsafe(), launcherIdentity.size());
+    Optional<FileScan> interpreterIdentity = Optional.empty();
     List<FileStamp> stamps = new ArrayList<>();
     stamps.add(scan.get().stamp());
     if (shebang.isPresent()) {
@@ -144,7 +185,7 @@ public final class RuntimeResolver {
                 + "`");
       }
       Path interpreter = located.path();
-      Optional<FileScan> interpreterScan = FileScan.tryScan(interpreter, 2);
+      Optional<FileScan> interpreterScan = scan(interpreter, 2);
       if (interpreterScan.isEmpty()) {
         return missing(
             "interpreter `"
@@ -161,15 +202,36 @@ public final class RuntimeResolver {
                 + interpreter
                 + "` is itself a `#!` script");
       }
-      interpreterIdentity = Optional.of(interpreterScan.get().identity());
+      interpreterIdentity = Optional.of(interpreterScan.get());
       stamps.add(interpreterScan.get().stamp());
     }
     // Without #! the file identity is the runtime identity; with one, the interpreter joins it.
-    ObjectNode record =
-        interpreterIdentity.isPresent()
-            ? RuntimeIdentity.executableRecord(launcherIdentity, interpreterIdentity.get())
-            : launcherIdentity.toJson();
-    return resolved(Optional.of(launcher), List.of(launcher.toString()), record, stamps);
+    String launcherDigest = scan.get().digest();
+    Derived d;
+    if (interpreterIdentity.isPresent()) {
+      String interpreterDigest = interpreterIdentity.get().digest();
+      d =
+          derive(
+              "executable:" + launcherDigest + ":" + interpreterDigest,
+              () -> RuntimeIdentity.executableRecord(launcherDigest, interpreterDigest));
+    } else {
+      d = derive("file:" + launcherDigest, launcherIdentity::toJson);
+    }
+    return new RuntimeResolution.Resolved(
+        Optional.of(launcher), List.of(launcher.toString()), d.identity(), d.text(), stamps);
+  }
+
+  private Derived derive(String key, java.util.function.Supplier<ObjectNode> record) {
+    Derived d = derived.get(key);
+    if (d == null) {
+      ObjectNode r = record.get();
+      d = new Derived(RuntimeIdentity.ofRecord(r), CanonicalJson.toText(r));
+      if (derived.size() >= MAX_MEMO) {
+        derived.clear();
+      }
+      derived.put(key, d);
+    }
+    return d;
   }
 
   private static boolean isScript(FileScan scan) {
@@ -188,7 +250,7 @@ public final class RuntimeResolver {
 
   private RuntimeResolution resolveJavaMain(LaunchTarget.JavaMain target) {
     Path javaExecutable = environment.javaExecutable();
-    Optional<FileScan> java = FileScan.tryScan(javaExecutable, 0);
+    Optional<FileScan> java = scan(javaExecutable, 0);
     if (java.isEmpty()) {
       return missing("java executable `" + javaExecutable + "` is not a regular file");
     }
@@ -203,14 +265,14 @@ public final class RuntimeResolver {
     } catch (java.io.IOException e) {
       throw FileScan.ioFailed(source.get().location(), e);
     }
-    Optional<String> sourceIdentity = CodeSources.identify(source.get());
+    Optional<String> sourceIdentity = CodeSources.identify(source.get(), this::scan);
     if (sourceIdentity.isEmpty() || sourceStamp.isEmpty()) {
       return missing(
           "code source `" + source.get().location() + "` of class `" + className + "` vanished");
     }
     ObjectNode record =
         RuntimeIdentity.javaMainRecord(
-            java.get().identity(), className, source.get().kind(), sourceIdentity.get());
+            java.get().digest(), className, source.get().kind(), sourceIdentity.get());
     String classPath =
         environment.codePath().stream()
             .map(Path::toString)
@@ -267,9 +329,7 @@ public final class RuntimeResolver {
       return new Interpreter.Found(direct);
     }
     Optional<FileScan> env =
-        FileScan.regularFileExecutable(direct).isPresent()
-            ? FileScan.tryScan(direct, 2)
-            : Optional.empty();
+        FileScan.regularFileExecutable(direct).isPresent() ? scan(direct, 2) : Optional.empty();
     if (env.isEmpty()) {
       return notFound;
     }
