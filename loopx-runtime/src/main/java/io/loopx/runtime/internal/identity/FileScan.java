@@ -61,6 +61,13 @@ public final class FileScan {
     return d;
   }
 
+  /** This scan with at most its first {@code headBytes} bytes of head. */
+  FileScan withHeadOf(int headBytes) {
+    return head.length <= headBytes
+        ? this
+        : new FileScan(identity, Arrays.copyOf(head, headBytes), stamp, digest);
+  }
+
   /** The head as read, not copied (callers must not modify it). */
   byte[] headUnsafe() {
     return head;

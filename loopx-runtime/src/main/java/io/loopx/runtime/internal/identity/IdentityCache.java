@@ -142,18 +142,21 @@ public final class IdentityCache {
       forget(key);
       return scan;
     }
-    remember(key, file, scan.get(), observedAt, headBytes > MAX_HEAD_BYTES);
-    return scan;
+    remember(key, file, before.get(), scan.get(), observedAt, headBytes > MAX_HEAD_BYTES);
+    return Optional.of(scan.get().withHeadOf(headBytes));
   }
 
+  /**
+   * Makes an entry when the file's stat after the hash equals its stat before it, agrees with what
+   * was hashed, and is settled (older than the racy margin before {@code observedAt}).
+   */
   private void remember(
-      String key, Path file, FileScan scan, long observedAt, boolean headTooLong) {
+      String key, Path file, FileStat before, FileScan scan, long observedAt, boolean headTooLong) {
     Optional<FileStat> after = stat(file);
     FileIdentity identity = scan.identity();
     if (headTooLong
         || after.isEmpty()
-        || !after.get().regular()
-        || !after.get().stamp(file).equals(scan.stamp())
+        || !after.get().equals(before)
         || after.get().size() != identity.size()
         || after.get().executable() != identity.executable()
         || !after.get().settledBefore(observedAt, RACY_MARGIN.toNanos())) {
