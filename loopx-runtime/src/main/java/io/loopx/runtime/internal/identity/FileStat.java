@@ -43,7 +43,7 @@ public record FileStat(
    * Stats {@code path} through the {@code unix} attribute view (one system call); empty when it
    * does not exist.
    */
-  static Optional<FileStat> read(Path path) throws IOException {
+  public static Optional<FileStat> read(Path path) throws IOException {
     Map<String, Object> a;
     try {
       a = Files.readAttributes(path, ATTRIBUTES);
@@ -84,7 +84,7 @@ public record FileStat(
    * Whether the file's times are older than {@code observedAtNanos - marginNanos} (git's racy
    * rule): only then can a later change not leave every one of these values as it was.
    */
-  boolean settledBefore(long observedAtNanos, long marginNanos) {
+  public boolean settledBefore(long observedAtNanos, long marginNanos) {
     long limit = observedAtNanos - marginNanos;
     return exactNanos(modified).map(m -> m < limit).orElse(false)
         && exactNanos(changed).map(c -> c < limit).orElse(false);

@@ -269,7 +269,8 @@ public final class IdentityCache {
     return file.getFileSystem() == FileSystems.getDefault();
   }
 
-  static long nanos(Instant instant) {
+  /** {@code instant} in nanoseconds since the epoch, saturated. */
+  public static long nanos(Instant instant) {
     try {
       return Math.addExact(
           Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());

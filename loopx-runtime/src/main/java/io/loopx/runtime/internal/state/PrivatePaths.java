@@ -13,7 +13,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -30,7 +32,17 @@ import java.util.Set;
  *
  * @param owner the expected owner; empty skips the owner check
  */
-record PrivatePaths(Optional<UserPrincipal> owner) {
+record PrivatePaths(Optional<UserPrincipal> owner, OptionalInt ownerUid) {
+  private static final int TYPE_MASK = 0170000;
+  private static final int DIRECTORY = 0040000;
+  private static final int REGULAR = 0100000;
+  private static final int GROUP_OR_WORLD_WRITABLE = 0022;
+
+  /** The checks with {@code owner} expected (empty: no owner check), by principal only. */
+  PrivatePaths(Optional<UserPrincipal> owner) {
+    this(owner, OptionalInt.empty());
+  }
+
   private static final String RULE =
       " (the state directory and the files LoopX keeps there must be private to the effective"
           + " user: no symbolic link, owned by that user, not group- or world-writable)";
@@ -39,8 +51,37 @@ record PrivatePaths(Optional<UserPrincipal> owner) {
    * The checks for {@code fileSystem}, with the effective user of this process where it has one.
    */
   static PrivatePaths of(FileSystem fileSystem) {
-    return new PrivatePaths(
-        fileSystem == FileSystems.getDefault() ? EffectiveUser.VALUE : Optional.empty());
+    return fileSystem == FileSystems.getDefault()
+        ? new PrivatePaths(EffectiveUser.VALUE, EffectiveUser.UID)
+        : new PrivatePaths(Optional.empty());
+  }
+
+  /**
+   * The common case in one {@code lstat} without a user-name lookup: on the default file system,
+   * with the effective user's uid known, a path of the expected type owned by that uid and not
+   * group- or world-writable passes. Empty when this cannot decide, or when the path fails (the
+   * full check then names the reason); {@code false} when the path is absent.
+   */
+  private Optional<Boolean> quick(Path path, int type) {
+    if (ownerUid.isEmpty() || path.getFileSystem() != FileSystems.getDefault()) {
+      return Optional.empty();
+    }
+    Map<String, Object> a;
+    try {
+      a = Files.readAttributes(path, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return Optional.of(false);
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    if (a.get("mode") instanceof Integer mode
+        && a.get("uid") instanceof Integer uid
+        && (mode & TYPE_MASK) == type
+        && uid == ownerUid.getAsInt()
+        && (mode & GROUP_OR_WORLD_WRITABLE) == 0) {
+      return Optional.of(true);
+    }
+    return Optional.empty();
   }
 
   /**
@@ -48,6 +89,10 @@ record PrivatePaths(Optional<UserPrincipal> owner) {
    * whether it exists.
    */
   boolean directoryOrAbsent(Path dir) throws IOException {
+    Optional<Boolean> quick = quick(dir, DIRECTORY);
+    if (quick.isPresent()) {
+      return quick.get();
+    }
     Optional<BasicFileAttributes> attrs = attributes(dir);
     if (attrs.isEmpty()) {
       return false;
@@ -68,6 +113,10 @@ record PrivatePaths(Optional<UserPrincipal> owner) {
    * returns whether it exists.
    */
   boolean fileOrAbsent(Path file) throws IOException {
+    Optional<Boolean> quick = quick(file, REGULAR);
+    if (quick.isPresent()) {
+      return quick.get();
+    }
     Optional<BasicFileAttributes> attrs = attributes(file);
     if (attrs.isEmpty()) {
       return false;
@@ -126,8 +175,28 @@ record PrivatePaths(Optional<UserPrincipal> owner) {
   /** The effective user of this process on the default file system, looked up once. */
   private static final class EffectiveUser {
     static final Optional<UserPrincipal> VALUE = lookUp();
+    static final OptionalInt UID = lookUpUid();
 
     private EffectiveUser() {}
+
+    /** The uid of {@link #VALUE} where {@code /proc/self} tells it (Linux), else empty. */
+    private static OptionalInt lookUpUid() {
+      FileSystem fs = FileSystems.getDefault();
+      if (VALUE.isEmpty() || !fs.supportedFileAttributeViews().contains("unix")) {
+        return OptionalInt.empty();
+      }
+      try {
+        Path self = fs.getPath("/proc/self");
+        if (Files.isDirectory(self)
+            && Files.getAttribute(self, "unix:uid") instanceof Integer uid
+            && VALUE.get().equals(Files.getOwner(self))) {
+          return OptionalInt.of(uid);
+        }
+        return OptionalInt.empty();
+      } catch (IOException | UnsupportedOperationException | SecurityException e) {
+        return OptionalInt.empty();
+      }
+    }
 
     private static Optional<UserPrincipal> lookUp() {
       FileSystem fs = FileSystems.getDefault();
