@@ -151,10 +151,13 @@ public final class FileActivationStore implements ActivationStore {
       // The identity cache's rule (docs/contract/state.md, reading): unchanged and settled
       // stat, same bytes, without reading them again.
       long observedAt = IdentityCache.nanos(Instant.now());
-      if (!rule.fileOrAbsent(stateFile)) {
-        return ActivationState.EMPTY;
+      Optional<FileStat> before = rule.privateFileStat(stateFile); // the check and stat, one lstat
+      if (before.isEmpty()) {
+        if (!rule.fileOrAbsent(stateFile)) {
+          return ActivationState.EMPTY;
+        }
+        before = FileStat.read(stateFile);
       }
-      Optional<FileStat> before = FileStat.read(stateFile);
       Decoded last = Objects.requireNonNull(lastDecoded.get(), "lastDecoded"); // never null
       if (before.isPresent() && last.stat().equals(before)) {
         return last.state();

@@ -2,6 +2,7 @@ package io.loopx.runtime.internal.state;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.internal.identity.FileStat;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
@@ -10,6 +11,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.UserPrincipal;
@@ -54,6 +56,38 @@ record PrivatePaths(Optional<UserPrincipal> owner, OptionalInt ownerUid) {
     return fileSystem == FileSystems.getDefault()
         ? new PrivatePaths(EffectiveUser.VALUE, EffectiveUser.UID)
         : new PrivatePaths(Optional.empty());
+  }
+
+  /**
+   * The {@link #fileOrAbsent} check and the file's {@code stat} in one {@code lstat} (a private
+   * regular file is no link, so its {@code lstat} is its {@code stat}); empty when the quick check
+   * cannot decide, the file is absent or fails (the caller then runs the full check).
+   */
+  Optional<FileStat> privateFileStat(Path file) {
+    if (ownerUid.isEmpty() || file.getFileSystem() != FileSystems.getDefault()) {
+      return Optional.empty();
+    }
+    Map<String, Object> a;
+    try {
+      a =
+          Files.readAttributes(
+              file, "unix:mode,uid,dev,ino,size,lastModifiedTime,ctime", LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    if (a.get("mode") instanceof Integer mode
+        && a.get("uid") instanceof Integer uid
+        && a.get("dev") instanceof Long dev
+        && a.get("ino") instanceof Long ino
+        && a.get("size") instanceof Long size
+        && a.get("lastModifiedTime") instanceof FileTime modified
+        && a.get("ctime") instanceof FileTime changed
+        && (mode & TYPE_MASK) == REGULAR
+        && uid == ownerUid.getAsInt()
+        && (mode & GROUP_OR_WORLD_WRITABLE) == 0) {
+      return Optional.of(new FileStat(dev, ino, size, mode, modified, changed));
+    }
+    return Optional.empty();
   }
 
   /**
