@@ -1,5 +1,6 @@
 package io.loopx.runtime.internal.identity;
 
+import io.loopx.runtime.process.FileStamp;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
@@ -58,7 +59,8 @@ public final class IdentityCache {
     Optional<FileStat> stat(Path file) throws IOException;
   }
 
-  private record Slot(CachedFile file, @Nullable String digest) {}
+  /** An entry with what its hits compute once: the identity digest and the file's stamp. */
+  private record Slot(CachedFile file, @Nullable String digest, @Nullable FileStamp stamp) {}
 
   private final Clock clock;
   private final StatSource stats;
@@ -122,18 +124,19 @@ public final class IdentityCache {
       if (digest == null) {
         digest = slot.file().identity().digest();
       }
-      if (slot.file().lastSeenDay() != today || slot.digest() == null) {
+      // The same stat gives the same stamp (its times as text): built once per entry and path.
+      FileStamp stamp = slot.stamp();
+      if (stamp == null || !stamp.path().equals(file)) {
+        stamp = before.get().stamp(file);
+      }
+      if (slot.file().lastSeenDay() != today || slot.digest() == null || slot.stamp() != stamp) {
         if (slot.file().lastSeenDay() != today) {
           dirty.set(true);
         }
-        entries.replace(key, slot, new Slot(slot.file().seenOn(today), digest));
+        entries.replace(key, slot, new Slot(slot.file().seenOn(today), digest, stamp));
       }
       return Optional.of(
-          FileScan.cached(
-              slot.file().identity(),
-              slot.file().head(headBytes),
-              before.get().stamp(file),
-              digest));
+          FileScan.cached(slot.file().identity(), slot.file().head(headBytes), stamp, digest));
     }
     int head =
         Math.min(MAX_HEAD_BYTES, Math.max(headBytes, slot == null ? 0 : slot.file().head().length));
@@ -171,7 +174,7 @@ public final class IdentityCache {
             Math.floorDiv(observedAt, NANOS_PER_DAY),
             identity.contentSha256(),
             scan.headUnsafe());
-    entries.put(key, new Slot(entry, scan.digest()));
+    entries.put(key, new Slot(entry, scan.digest(), null));
     dirty.set(true);
     if (entries.size() > 2 * MAX_ENTRIES) {
       synchronized (lock) {
@@ -258,7 +261,7 @@ public final class IdentityCache {
             && f.lastSeenDay() >= today - MAX_IDLE_DAYS
             && f.stat().regular()
             && entries.size() < MAX_ENTRIES) {
-          entries.putIfAbsent(f.path(), new Slot(f, null));
+          entries.putIfAbsent(f.path(), new Slot(f, null, null));
         }
       }
       loaded = true;
