@@ -24,10 +24,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -62,8 +63,9 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>{@code registry}: the full {@code Loopx.registry()} read (state read, every enabled
  *       extension's freshness), nothing changed.
  *   <li>{@code baselineStatLoop}: what that read must at least do: one {@code stat} (the {@code
- *       unix} attributes device, inode, size, mode, modification and change time) of the state file
- *       and of each extension's launcher and interpreter.
+ *       unix} attributes device, inode, size, mode, modification and change time) of each distinct
+ *       file it depends on: the state file, each extension's launcher, and the interpreter they
+ *       share.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -82,7 +84,7 @@ public class ManyExtensionsBenchmark {
   private Loopx loopx;
   private DispatchRequest builtin;
   private DispatchRequest extension;
-  private final List<Path> dependedOn = new ArrayList<>();
+  private final Set<Path> dependedOn = new LinkedHashSet<>();
   private final byte[] sumRequest =
       "{\"schema_version\":\"bench_sum_request_v0\",\"a\":2,\"b\":3}"
           .getBytes(StandardCharsets.UTF_8);

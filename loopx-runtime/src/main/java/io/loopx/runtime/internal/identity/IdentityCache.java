@@ -60,7 +60,12 @@ public final class IdentityCache {
   }
 
   /** An entry with what its hits compute once: the identity digest and the file's stamp. */
-  private record Slot(CachedFile file, @Nullable String digest, @Nullable FileStamp stamp) {}
+  private record Slot(
+      CachedFile file, FileIdentity identity, @Nullable String digest, @Nullable FileStamp stamp) {
+    Slot(CachedFile file, @Nullable String digest, @Nullable FileStamp stamp) {
+      this(file, file.identity(), digest, stamp);
+    }
+  }
 
   private final Clock clock;
   private final StatSource stats;
@@ -122,7 +127,7 @@ public final class IdentityCache {
       long today = Math.floorDiv(observedAt, NANOS_PER_DAY);
       String digest = slot.digest();
       if (digest == null) {
-        digest = slot.file().identity().digest();
+        digest = slot.identity().digest();
       }
       // The same stat gives the same stamp (its times as text): built once per entry and path.
       FileStamp stamp = slot.stamp();

@@ -9,7 +9,9 @@ import java.nio.file.FileSystem;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,6 +63,11 @@ public final class RuntimeResolver {
   private final RuntimeEnvironment environment;
   private final Optional<IdentityCache> cache;
 
+  /** The scans of one pass ({@link #forOnePass()}), by path; empty outside a pass. */
+  private final Optional<Map<Path, ScanResult>> pass;
+
+  private record ScanResult(int headBytes, Optional<FileScan> scan) {}
+
   /** Identity and record text per identity record key: a pure function, memoised. */
   private final ConcurrentHashMap<String, Derived> derived;
 
@@ -69,15 +76,18 @@ public final class RuntimeResolver {
   private RuntimeResolver(
       RuntimeEnvironment environment,
       Optional<IdentityCache> cache,
-      ConcurrentHashMap<String, Derived> derived) {
+      ConcurrentHashMap<String, Derived> derived,
+      Optional<Map<Path, ScanResult>> pass) {
     this.environment = Objects.requireNonNull(environment, "environment");
     this.cache = cache;
     this.derived = derived;
+    this.pass = pass;
   }
 
   /** Returns a resolver for {@code environment} that hashes every file it identifies. */
   public static RuntimeResolver of(RuntimeEnvironment environment) {
-    return new RuntimeResolver(environment, Optional.empty(), new ConcurrentHashMap<>());
+    return new RuntimeResolver(
+        environment, Optional.empty(), new ConcurrentHashMap<>(), Optional.empty());
   }
 
   /**
@@ -85,7 +95,7 @@ public final class RuntimeResolver {
    * not changed since it was hashed is not hashed again ({@link IdentityCache}).
    */
   public RuntimeResolver withCache(IdentityCache cache) {
-    return new RuntimeResolver(environment, Optional.of(cache), derived);
+    return new RuntimeResolver(environment, Optional.of(cache), derived, Optional.empty());
   }
 
   /**
@@ -93,7 +103,19 @@ public final class RuntimeResolver {
    * probe use it, so that what ran is compared with bytes actually read again.
    */
   public RuntimeResolver uncached() {
-    return cache.isEmpty() ? this : new RuntimeResolver(environment, Optional.empty(), derived);
+    return cache.isEmpty() && pass.isEmpty()
+        ? this
+        : new RuntimeResolver(environment, Optional.empty(), derived, Optional.empty());
+  }
+
+  /**
+   * Returns this resolver for one pass over many runtimes (a catalog read), not thread-safe: each
+   * file is examined at most once in the pass (an interpreter shared by 1,000 launchers is stat-ed
+   * or hashed once), so the pass answers as of its first look at each file. A change during the
+   * pass is seen by the next one.
+   */
+  public RuntimeResolver forOnePass() {
+    return new RuntimeResolver(environment, cache, derived, Optional.of(new HashMap<>()));
   }
 
   /** Returns the cache this resolver identifies files through, if any. */
@@ -102,6 +124,20 @@ public final class RuntimeResolver {
   }
 
   private Optional<FileScan> scan(Path file, int headBytes) {
+    if (pass.isEmpty()) {
+      return scanNow(file, headBytes);
+    }
+    ScanResult seen = pass.get().get(file);
+    if (seen != null && seen.headBytes() >= headBytes) {
+      return seen.scan().map(scan -> scan.withHeadOf(headBytes));
+    }
+    int head = Math.max(headBytes, seen == null ? 0 : seen.headBytes());
+    Optional<FileScan> scan = scanNow(file, head);
+    pass.get().put(file, new ScanResult(head, scan));
+    return scan.map(s -> s.withHeadOf(headBytes));
+  }
+
+  private Optional<FileScan> scanNow(Path file, int headBytes) {
     return cache.isPresent()
         ? cache.get().scan(file, headBytes)
         : FileScan.tryScan(file, headBytes);

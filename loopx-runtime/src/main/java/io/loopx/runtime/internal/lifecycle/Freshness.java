@@ -33,12 +33,17 @@ public final class Freshness {
 
   /** Returns the active runtime of {@code record} resolved now, if its proof covers it. */
   public Optional<RuntimeResolution.Resolved> freshRuntime(ExtensionRecord record) {
+    return freshRuntime(record, resolver);
+  }
+
+  private Optional<RuntimeResolution.Resolved> freshRuntime(
+      ExtensionRecord record, RuntimeResolver using) {
     var runtime = record.active().manifest().runtime();
     if (runtime.isEmpty()) {
       return Optional.empty();
     }
     RuntimeResolution resolution =
-        resolver.resolveSaved(
+        using.resolveSaved(
             runtime.get().launchTarget(),
             record.active().entrypointPath().map(fileSystem::getPath));
     if (resolution instanceof RuntimeResolution.Resolved resolved
@@ -77,8 +82,9 @@ public final class Freshness {
   /** Returns, for every installed extension, whether it is enabled and doctor-fresh now. */
   public Map<ExtensionId, Boolean> of(ActivationState state) {
     Map<ExtensionId, Boolean> fresh = new LinkedHashMap<>();
+    RuntimeResolver pass = resolver.forOnePass(); // each shared interpreter examined once
     for (ExtensionRecord r : state.extensions().values()) {
-      fresh.put(r.id(), isFresh(r));
+      fresh.put(r.id(), r.enabled() && freshRuntime(r, pass).isPresent());
     }
     return fresh;
   }
