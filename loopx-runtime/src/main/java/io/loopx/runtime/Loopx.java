@@ -12,6 +12,7 @@ import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.catalog.CatalogPublisher;
 import io.loopx.runtime.internal.dispatch.CapabilityDispatch;
+import io.loopx.runtime.internal.identity.IdentityCache;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.lifecycle.Freshness;
@@ -22,6 +23,7 @@ import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.internal.run.StandaloneRun;
 import io.loopx.runtime.internal.state.FileActivationStore;
+import io.loopx.runtime.internal.state.IdentityCacheFile;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
@@ -92,7 +94,14 @@ public final class Loopx {
     this.fileSystem = fileSystem;
     this.bundled = Map.copyOf(b.bundled);
     RuntimeEnvironment environment = b.composedRuntimeEnvironment();
-    RuntimeResolver resolver = RuntimeResolver.of(environment);
+    // One identity cache per facade, kept beside a file state (docs/contract/state.md).
+    IdentityCache identities =
+        store instanceof FileActivationStore file
+            ? IdentityCache.persistedIn(
+                IdentityCacheFile.in(
+                    Objects.requireNonNull(file.stateFile().getParent(), "state directory")))
+            : IdentityCache.inMemory();
+    RuntimeResolver resolver = RuntimeResolver.of(environment).withCache(identities);
     Freshness freshness = new Freshness(resolver, fileSystem);
     ProviderLaunch providers =
         new ProviderLaunch(
@@ -106,7 +115,11 @@ public final class Loopx {
     this.standaloneRun = new StandaloneRun(store, freshness, providers);
     this.dispatch =
         new CapabilityDispatch(
-            store, freshness, providers, b.policy, () -> catalog.current().registry());
+            store,
+            freshness,
+            providers,
+            b.policy,
+            (capability, provider) -> catalog.currentFor(capability, provider).registry());
   }
 
   /** Returns a new builder. */

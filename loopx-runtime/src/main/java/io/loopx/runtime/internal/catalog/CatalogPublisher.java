@@ -1,7 +1,10 @@
 package io.loopx.runtime.internal.catalog;
 
+import io.loopx.api.CapabilityId;
 import io.loopx.api.ExtensionId;
+import io.loopx.api.ProviderId;
 import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.api.manifest.Implementation;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.registry.CapabilityRegistry;
 import io.loopx.registry.InstalledExtension;
@@ -14,10 +17,15 @@ import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
 import io.loopx.runtime.state.RevisionSnapshot;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -32,6 +40,8 @@ public final class CatalogPublisher {
   private final List<BuiltinContribution> builtins;
   private final RegistryHolder holder;
   private final AtomicReference<Published> published;
+  private final AtomicReference<Candidates> candidates =
+      new AtomicReference<>(new Candidates(ActivationState.EMPTY, Map.of()));
 
   /**
    * Creates the publisher; the built-ins are assembled once now, so a conflicting contribution
@@ -58,6 +68,55 @@ public final class CatalogPublisher {
   public RegistryGeneration current() {
     ActivationState state = store.read();
     Map<ExtensionId, Boolean> fresh = freshness.of(state);
+    freshness.flush();
+    return publish(state, fresh);
+  }
+
+  /**
+   * Returns a generation that is current for resolving {@code capability} (and, when named, {@code
+   * provider}): the state is read again, but only the freshness of the extensions that implement
+   * the capability (and of the named provider) is checked now; the other extensions keep the
+   * freshness of the last published generation unless their entry changed. A dispatch resolves only
+   * among those candidates, so its outcome is the one a full {@link #current()} would give.
+   */
+  public RegistryGeneration currentFor(CapabilityId capability, Optional<ProviderId> provider) {
+    ActivationState state = store.read();
+    Published last = Objects.requireNonNull(published.get(), "published"); // never set to null
+    Candidates candidates = candidates(state);
+    Set<ExtensionId> checked = new LinkedHashSet<>(candidates.of(capability));
+    provider.map(ExtensionId::of).filter(state.extensions()::containsKey).ifPresent(checked::add);
+    if (last.state() == state) {
+      Map<ExtensionId, Boolean> changed = new LinkedHashMap<>();
+      for (ExtensionId id : checked) {
+        boolean fresh = freshness.isFresh(state.installed(id));
+        if (!Boolean.valueOf(fresh).equals(last.fresh().get(id))) {
+          changed.put(id, fresh);
+        }
+      }
+      freshness.flush();
+      if (changed.isEmpty()) {
+        return last.generation();
+      }
+      Map<ExtensionId, Boolean> fresh = new LinkedHashMap<>(last.fresh());
+      fresh.putAll(changed);
+      return publish(state, fresh);
+    }
+    Map<ExtensionId, Boolean> fresh = new LinkedHashMap<>();
+    for (ExtensionRecord r : state.extensions().values()) {
+      Boolean known = last.fresh().get(r.id());
+      if (known != null
+          && !checked.contains(r.id())
+          && r.equals(last.state().extensions().get(r.id()))) {
+        fresh.put(r.id(), known);
+      } else {
+        fresh.put(r.id(), freshness.isFresh(r));
+      }
+    }
+    freshness.flush();
+    return publish(state, fresh);
+  }
+
+  private RegistryGeneration publish(ActivationState state, Map<ExtensionId, Boolean> fresh) {
     Published last = Objects.requireNonNull(published.get(), "published"); // never set to null
     if (last.state().equals(state) && last.fresh().equals(fresh)) {
       return last.generation();
@@ -67,13 +126,41 @@ public final class CatalogPublisher {
     return next;
   }
 
+  /** The implementers of each capability in one state, computed once per state read. */
+  private record Candidates(ActivationState state, Map<CapabilityId, List<ExtensionId>> index) {
+    List<ExtensionId> of(CapabilityId capability) {
+      return index.getOrDefault(capability, List.of());
+    }
+  }
+
+  private Candidates candidates(ActivationState state) {
+    Candidates known = Objects.requireNonNull(candidates.get(), "candidates");
+    if (known.state() == state) {
+      return known;
+    }
+    Map<CapabilityId, List<ExtensionId>> index = new HashMap<>();
+    for (ExtensionRecord r : state.extensions().values()) {
+      for (Implementation i : r.active().manifest().implementations()) {
+        List<ExtensionId> ids = index.computeIfAbsent(i.capabilityId(), k -> new ArrayList<>());
+        if (!ids.contains(r.id())) {
+          ids.add(r.id());
+        }
+      }
+    }
+    Candidates next = new Candidates(state, index);
+    candidates.set(next);
+    return next;
+  }
+
   /**
    * Returns a catalog of the current state that also holds declaration-only manifests; an installed
    * extension replaces a declaration with the same id.
    */
   public CapabilityRegistry withDeclarations(List<ExtensionManifest> declarations) {
     ActivationState state = store.read();
-    return compose(state, freshness.of(state), declarations);
+    Map<ExtensionId, Boolean> fresh = freshness.of(state);
+    freshness.flush();
+    return compose(state, fresh, declarations);
   }
 
   /**

@@ -1,10 +1,12 @@
 package io.loopx.runtime.internal.dispatch;
 
 import io.loopx.api.ApiRange;
+import io.loopx.api.CapabilityId;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.api.Permission;
+import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.manifest.ExtensionManifest;
@@ -39,7 +41,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
+import java.util.function.BiFunction;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -61,7 +63,7 @@ public final class CapabilityDispatch {
   private final Freshness freshness;
   private final ProviderLaunch providers;
   private final DomainPolicy policy;
-  private final Supplier<CapabilityRegistry> registry;
+  private final BiFunction<CapabilityId, Optional<ProviderId>, CapabilityRegistry> registry;
 
   /** Memo of {@link #builtinRevision}, a pure function of (provider id, version). */
   private final ConcurrentHashMap<List<String>, Revision> builtinRevisions =
@@ -73,7 +75,7 @@ public final class CapabilityDispatch {
       Freshness freshness,
       ProviderLaunch providers,
       DomainPolicy policy,
-      Supplier<CapabilityRegistry> registry) {
+      BiFunction<CapabilityId, Optional<ProviderId>, CapabilityRegistry> registry) {
     this.store = store;
     this.freshness = freshness;
     this.providers = providers;
@@ -83,7 +85,8 @@ public final class CapabilityDispatch {
 
   /** Dispatches {@code request} with the validated {@code input}; a preview starts nothing. */
   public DispatchReceipt dispatch(DispatchRequest request, RunRequest input, Mode mode) {
-    CapabilityRegistry generation = registry.get();
+    // Only the candidates of this capability (and a named provider) are checked for freshness.
+    CapabilityRegistry generation = registry.apply(request.capabilityId(), request.providerId());
     Resolution resolution =
         request.providerId().isPresent()
             ? generation.resolve(

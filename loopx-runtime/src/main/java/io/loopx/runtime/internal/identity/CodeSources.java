@@ -60,21 +60,31 @@ final class CodeSources {
    * Returns the code source's identity: the jar's file identity, or the class directory digest.
    * Empty when the code source vanished meanwhile.
    */
-  static Optional<String> identify(CodeSource source) {
+  static Optional<String> identify(CodeSource source, Scanner scanner) {
     if (source.jar()) {
-      return FileScan.tryScan(source.location(), 0).map(scan -> scan.identity().digest());
+      return scanner.scan(source.location(), 0).map(FileScan::digest);
     }
-    return classDirectoryDigest(source.location());
+    return classDirectoryDigest(source.location(), scanner);
+  }
+
+  /** How a file is scanned: {@link FileScan#tryScan} or through an {@link IdentityCache}. */
+  @FunctionalInterface
+  interface Scanner {
+    Optional<FileScan> scan(Path file, int headBytes);
   }
 
   static Optional<String> classDirectoryDigest(Path directory) {
+    return classDirectoryDigest(directory, FileScan::tryScan);
+  }
+
+  static Optional<String> classDirectoryDigest(Path directory, Scanner scanner) {
     ObjectNode files = JsonNodeFactory.instance.objectNode();
     try (Stream<Path> walk = Files.walk(directory)) {
       for (Path file : (Iterable<Path>) walk::iterator) {
         if (Files.isRegularFile(file)) {
-          Optional<FileScan> scan = FileScan.tryScan(file, 0);
+          Optional<FileScan> scan = scanner.scan(file, 0);
           if (scan.isPresent()) {
-            files.put(relativeName(directory, file), scan.get().identity().digest());
+            files.put(relativeName(directory, file), scan.get().digest());
           }
         }
       }

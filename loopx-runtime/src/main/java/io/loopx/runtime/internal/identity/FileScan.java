@@ -20,6 +20,7 @@ import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One streaming pass over a regular file: its {@link FileIdentity} and, optionally, its first bytes
@@ -32,15 +33,44 @@ public final class FileScan {
   private final FileIdentity identity;
   private final byte[] head;
   private final FileStamp stamp;
+  private volatile @Nullable String digest;
 
-  private FileScan(FileIdentity identity, byte[] head, FileStamp stamp) {
+  private FileScan(FileIdentity identity, byte[] head, FileStamp stamp, @Nullable String digest) {
     this.identity = identity;
     this.head = head;
     this.stamp = stamp;
+    this.digest = digest;
+  }
+
+  /** A scan served by the {@link IdentityCache}: its stored identity, head and digest. */
+  static FileScan cached(FileIdentity identity, byte[] head, FileStamp stamp, String digest) {
+    return new FileScan(identity, head, stamp, digest);
   }
 
   FileIdentity identity() {
     return identity;
+  }
+
+  /** The {@link FileIdentity#digest() digest} of the identity, computed once. */
+  String digest() {
+    String d = digest;
+    if (d == null) {
+      d = identity.digest();
+      digest = d;
+    }
+    return d;
+  }
+
+  /** This scan with at most its first {@code headBytes} bytes of head. */
+  FileScan withHeadOf(int headBytes) {
+    return head.length <= headBytes
+        ? this
+        : new FileScan(identity, Arrays.copyOf(head, headBytes), stamp, digest);
+  }
+
+  /** The head as read, not copied (callers must not modify it). */
+  byte[] headUnsafe() {
+    return head;
   }
 
   /** The file's stamp, taken right before its bytes were read. */
@@ -106,7 +136,7 @@ public final class FileScan {
     }
     FileIdentity identity =
         new FileIdentity(executable.get(), size, HexFormat.of().formatHex(sha256.digest()));
-    return Optional.of(new FileScan(identity, Arrays.copyOf(head, headLength), stamp.get()));
+    return Optional.of(new FileScan(identity, Arrays.copyOf(head, headLength), stamp.get(), null));
   }
 
   /**

@@ -94,21 +94,21 @@ public record RuntimeIdentity(String value) implements Comparable<RuntimeIdentit
    * Returns the record of a launcher that starts with {@code #!}; a launcher without one is
    * identified by its {@link FileIdentity#toJson() file identity record} instead.
    */
-  static ObjectNode executableRecord(FileIdentity launcher, FileIdentity interpreter) {
+  static ObjectNode executableRecord(String launcherDigest, String interpreterDigest) {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("schema_version", SCHEMA_VERSION);
     node.put("kind", "executable");
-    node.put("launcher", launcher.digest());
-    node.put("interpreter", interpreter.digest());
+    node.put("launcher", launcherDigest);
+    node.put("interpreter", interpreterDigest);
     return node;
   }
 
   static ObjectNode javaMainRecord(
-      FileIdentity java, String className, String codeSourceKind, String codeSource) {
+      String javaDigest, String className, String codeSourceKind, String codeSource) {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("schema_version", SCHEMA_VERSION);
     node.put("kind", "java_main");
-    node.put("java", java.digest());
+    node.put("java", javaDigest);
     node.put("class_name", className);
     node.put("code_source_kind", codeSourceKind);
     node.put("code_source", codeSource);

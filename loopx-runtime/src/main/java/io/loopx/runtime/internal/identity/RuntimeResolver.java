@@ -10,9 +10,12 @@ import java.nio.file.FileSystem;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
@@ -56,15 +59,89 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class RuntimeResolver {
-  private final RuntimeEnvironment environment;
+  private static final int MAX_MEMO = 4096;
 
-  private RuntimeResolver(RuntimeEnvironment environment) {
+  private final RuntimeEnvironment environment;
+  private final Optional<IdentityCache> cache;
+
+  /** The scans of one pass ({@link #forOnePass()}), by path; empty outside a pass. */
+  private final Optional<Map<Path, ScanResult>> pass;
+
+  private record ScanResult(int headBytes, Optional<FileScan> scan) {}
+
+  /** Identity and record text per identity record key: a pure function, memoised. */
+  private final ConcurrentHashMap<String, Derived> derived;
+
+  private record Derived(RuntimeIdentity identity, String text) {}
+
+  private RuntimeResolver(
+      RuntimeEnvironment environment,
+      Optional<IdentityCache> cache,
+      ConcurrentHashMap<String, Derived> derived,
+      Optional<Map<Path, ScanResult>> pass) {
     this.environment = Objects.requireNonNull(environment, "environment");
+    this.cache = cache;
+    this.derived = derived;
+    this.pass = pass;
   }
 
-  /** Returns a resolver for {@code environment}. */
+  /** Returns a resolver for {@code environment} that hashes every file it identifies. */
   public static RuntimeResolver of(RuntimeEnvironment environment) {
-    return new RuntimeResolver(environment);
+    return new RuntimeResolver(
+        environment, Optional.empty(), new ConcurrentHashMap<>(), Optional.empty());
+  }
+
+  /**
+   * Returns this resolver identifying files through {@code cache}: a file whose {@code stat} has
+   * not changed since it was hashed is not hashed again ({@link IdentityCache}).
+   */
+  public RuntimeResolver withCache(IdentityCache cache) {
+    return new RuntimeResolver(environment, Optional.of(cache), derived, Optional.empty());
+  }
+
+  /**
+   * Returns this resolver without its cache: every file is hashed. The checks after a run or a
+   * probe use it, so that what ran is compared with bytes actually read again.
+   */
+  public RuntimeResolver uncached() {
+    return cache.isEmpty() && pass.isEmpty()
+        ? this
+        : new RuntimeResolver(environment, Optional.empty(), derived, Optional.empty());
+  }
+
+  /**
+   * Returns this resolver for one pass over many runtimes (a catalog read), not thread-safe: each
+   * file is examined at most once in the pass (an interpreter shared by 1,000 launchers is stat-ed
+   * or hashed once), so the pass answers as of its first look at each file. A change during the
+   * pass is seen by the next one.
+   */
+  public RuntimeResolver forOnePass() {
+    return new RuntimeResolver(environment, cache, derived, Optional.of(new HashMap<>()));
+  }
+
+  /** Returns the cache this resolver identifies files through, if any. */
+  public Optional<IdentityCache> cache() {
+    return cache;
+  }
+
+  private Optional<FileScan> scan(Path file, int headBytes) {
+    if (pass.isEmpty()) {
+      return scanNow(file, headBytes);
+    }
+    ScanResult seen = pass.get().get(file);
+    if (seen != null && seen.headBytes() >= headBytes) {
+      return seen.scan().map(scan -> scan.withHeadOf(headBytes));
+    }
+    int head = Math.max(headBytes, seen == null ? 0 : seen.headBytes());
+    Optional<FileScan> scan = scanNow(file, head);
+    pass.get().put(file, new ScanResult(head, scan));
+    return scan.map(s -> s.withHeadOf(headBytes));
+  }
+
+  private Optional<FileScan> scanNow(Path file, int headBytes) {
+    return cache.isPresent()
+        ? cache.get().scan(file, headBytes)
+        : FileScan.tryScan(file, headBytes);
   }
 
   /** Returns the environment this resolver reads. */
@@ -130,15 +207,15 @@ public final class RuntimeResolver {
   }
 
   private RuntimeResolution resolveLauncher(Path launcher) {
-    Optional<FileScan> scan = FileScan.tryScan(launcher, Shebang.LIMIT);
+    Optional<FileScan> scan = scan(launcher, Shebang.LIMIT);
     if (scan.isEmpty()) {
       return missing(
           "entrypoint `" + launcher + "` does not exist or is not a regular file",
           EntrypointLookup.ofPath(launcher.toString()));
     }
     FileIdentity launcherIdentity = scan.get().identity();
-    Optional<Shebang> shebang = Shebang.parse(scan.get().head(), launcherIdentity.size());
-    Optional<FileIdentity> interpreterIdentity = Optional.empty();
+    Optional<Shebang> shebang = Shebang.parse(scan.get().headUnsafe(), launcherIdentity.size());
+    Optional<FileScan> interpreterIdentity = Optional.empty();
     List<FileStamp> stamps = new ArrayList<>();
     stamps.add(scan.get().stamp());
     if (shebang.isPresent()) {
@@ -158,7 +235,7 @@ public final class RuntimeResolver {
       }
       Interpreter.Found located = (Interpreter.Found) found;
       Path interpreter = located.path();
-      Optional<FileScan> interpreterScan = FileScan.tryScan(interpreter, 2);
+      Optional<FileScan> interpreterScan = scan(interpreter, 2);
       if (interpreterScan.isEmpty()) {
         return missing(
             "interpreter `"
@@ -176,15 +253,36 @@ public final class RuntimeResolver {
                 + interpreter
                 + "` is itself a `#!` script");
       }
-      interpreterIdentity = Optional.of(interpreterScan.get().identity());
+      interpreterIdentity = Optional.of(interpreterScan.get());
       stamps.add(interpreterScan.get().stamp());
     }
     // Without #! the file identity is the runtime identity; with one, the interpreter joins it.
-    ObjectNode record =
-        interpreterIdentity.isPresent()
-            ? RuntimeIdentity.executableRecord(launcherIdentity, interpreterIdentity.get())
-            : launcherIdentity.toJson();
-    return resolved(Optional.of(launcher), List.of(launcher.toString()), record, stamps);
+    String launcherDigest = scan.get().digest();
+    Derived d;
+    if (interpreterIdentity.isPresent()) {
+      String interpreterDigest = interpreterIdentity.get().digest();
+      d =
+          derive(
+              "executable:" + launcherDigest + ":" + interpreterDigest,
+              () -> RuntimeIdentity.executableRecord(launcherDigest, interpreterDigest));
+    } else {
+      d = derive("file:" + launcherDigest, launcherIdentity::toJson);
+    }
+    return new RuntimeResolution.Resolved(
+        Optional.of(launcher), List.of(launcher.toString()), d.identity(), d.text(), stamps);
+  }
+
+  private Derived derive(String key, java.util.function.Supplier<ObjectNode> record) {
+    Derived d = derived.get(key);
+    if (d == null) {
+      ObjectNode r = record.get();
+      d = new Derived(RuntimeIdentity.ofRecord(r), CanonicalJson.toText(r));
+      if (derived.size() >= MAX_MEMO) {
+        derived.clear();
+      }
+      derived.put(key, d);
+    }
+    return d;
   }
 
   private static boolean isScript(FileScan scan) {
@@ -203,7 +301,7 @@ public final class RuntimeResolver {
 
   private RuntimeResolution resolveJavaMain(LaunchTarget.JavaMain target) {
     Path javaExecutable = environment.javaExecutable();
-    Optional<FileScan> java = FileScan.tryScan(javaExecutable, 0);
+    Optional<FileScan> java = scan(javaExecutable, 0);
     if (java.isEmpty()) {
       return missing(
           "java executable `" + javaExecutable + "` is not a regular file",
@@ -222,7 +320,7 @@ public final class RuntimeResolver {
     } catch (java.io.IOException e) {
       throw FileScan.ioFailed(source.get().location(), e);
     }
-    Optional<String> sourceIdentity = CodeSources.identify(source.get());
+    Optional<String> sourceIdentity = CodeSources.identify(source.get(), this::scan);
     if (sourceIdentity.isEmpty() || sourceStamp.isEmpty()) {
       return missing(
           "code source `" + source.get().location() + "` of class `" + className + "` vanished",
@@ -230,7 +328,7 @@ public final class RuntimeResolver {
     }
     ObjectNode record =
         RuntimeIdentity.javaMainRecord(
-            java.get().identity(), className, source.get().kind(), sourceIdentity.get());
+            java.get().digest(), className, source.get().kind(), sourceIdentity.get());
     return resolved(
         Optional.empty(),
         List.of(javaExecutable.toString(), "-cp", codePath(), className),
@@ -283,9 +381,7 @@ public final class RuntimeResolver {
       return new Interpreter.Found(direct);
     }
     Optional<FileScan> env =
-        FileScan.regularFileExecutable(direct).isPresent()
-            ? FileScan.tryScan(direct, 2)
-            : Optional.empty();
+        FileScan.regularFileExecutable(direct).isPresent() ? scan(direct, 2) : Optional.empty();
     if (env.isEmpty()) {
       return notFound(EntrypointLookup.ofPath(direct.toString()));
     }

@@ -33,12 +33,17 @@ public final class Freshness {
 
   /** Returns the active runtime of {@code record} resolved now, if its proof covers it. */
   public Optional<RuntimeResolution.Resolved> freshRuntime(ExtensionRecord record) {
+    return freshRuntime(record, resolver);
+  }
+
+  private Optional<RuntimeResolution.Resolved> freshRuntime(
+      ExtensionRecord record, RuntimeResolver using) {
     var runtime = record.active().manifest().runtime();
     if (runtime.isEmpty()) {
       return Optional.empty();
     }
     RuntimeResolution resolution =
-        resolver.resolveSaved(
+        using.resolveSaved(
             runtime.get().launchTarget(),
             record.active().entrypointPath().map(fileSystem::getPath));
     if (resolution instanceof RuntimeResolution.Resolved resolved
@@ -55,9 +60,12 @@ public final class Freshness {
    */
   public boolean unchangedSince(ExtensionRecord record, RuntimeResolution.Resolved before) {
     var runtime = record.active().manifest().runtime().orElseThrow();
+    // Never from the identity cache: what ran is compared with bytes read again.
     return before.unchangedSince(
-        resolver.resolveSaved(
-            runtime.launchTarget(), record.active().entrypointPath().map(fileSystem::getPath)));
+        resolver
+            .uncached()
+            .resolveSaved(
+                runtime.launchTarget(), record.active().entrypointPath().map(fileSystem::getPath)));
   }
 
   /**
@@ -66,15 +74,28 @@ public final class Freshness {
    * @throws io.loopx.api.LoopxException {@code DOCTOR_STALE}, naming the doctor as next action
    */
   public RuntimeResolution.Resolved requireFresh(ExtensionRecord record) {
-    return freshRuntime(record).orElseThrow(() -> Problems.doctorStale(record.id()));
+    Optional<RuntimeResolution.Resolved> fresh = freshRuntime(record);
+    flush();
+    return fresh.orElseThrow(() -> Problems.doctorStale(record.id()));
   }
 
   /** Returns, for every installed extension, whether it is enabled and doctor-fresh now. */
   public Map<ExtensionId, Boolean> of(ActivationState state) {
     Map<ExtensionId, Boolean> fresh = new LinkedHashMap<>();
+    RuntimeResolver pass = resolver.forOnePass(); // each shared interpreter examined once
     for (ExtensionRecord r : state.extensions().values()) {
-      fresh.put(r.id(), r.enabled() && freshRuntime(r).isPresent());
+      fresh.put(r.id(), r.enabled() && freshRuntime(r, pass).isPresent());
     }
     return fresh;
+  }
+
+  /** Returns whether {@code record} is enabled and doctor-fresh now. */
+  public boolean isFresh(ExtensionRecord record) {
+    return record.enabled() && freshRuntime(record).isPresent();
+  }
+
+  /** Saves the identity cache if this rule's lookups changed it (best effort, never throws). */
+  public void flush() {
+    resolver.cache().ifPresent(c -> c.flush());
   }
 }

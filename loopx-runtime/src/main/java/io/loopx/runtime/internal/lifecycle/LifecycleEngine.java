@@ -23,6 +23,7 @@ public final class LifecycleEngine {
   private final ActivationStore store;
   private final Prober prober;
   private final CatalogPublisher catalog;
+  private final RuntimeResolver resolver;
 
   /** Creates the engine over {@code store}, checking candidates against {@code catalog}. */
   public LifecycleEngine(
@@ -34,10 +35,19 @@ public final class LifecycleEngine {
     this.store = store;
     this.prober = new Prober(resolver, providers, fileSystem);
     this.catalog = catalog;
+    this.resolver = resolver;
   }
 
   /** Applies {@code command}; a preview changes nothing and runs no provider code. */
   public <R extends Receipt> R apply(LifecycleCommand<R> command, Mode mode) {
+    try {
+      return applyOnce(command, mode);
+    } finally {
+      resolver.cache().ifPresent(c -> c.flush());
+    }
+  }
+
+  private <R extends Receipt> R applyOnce(LifecycleCommand<R> command, Mode mode) {
     boolean execute = mode.executes();
     ActivationState state = store.read();
     List<Target> targets = command.targets(state, execute);

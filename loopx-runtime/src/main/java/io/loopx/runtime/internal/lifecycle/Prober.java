@@ -76,7 +76,7 @@ final class Prober {
     if (!result.exitedWithZero()) {
       return ProbeOutcome.failed(DoctorFailure.PROBE_NONZERO_EXIT);
     }
-    RuntimeResolution after = resolve(target);
+    RuntimeResolution after = resolve(target, resolver.uncached()); // hashed again, never cached
     if (!before.unchangedSince(after)) {
       return ProbeOutcome.failed(DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE);
     }
@@ -84,11 +84,15 @@ final class Prober {
   }
 
   private RuntimeResolution resolve(Target target) {
+    return resolve(target, resolver);
+  }
+
+  private RuntimeResolution resolve(Target target, RuntimeResolver using) {
     RuntimeSpec spec = target.manifest().runtime().orElseThrow();
     if (target.candidateDirectory().isPresent()) {
-      return resolver.resolve(spec.launchTarget(), target.candidateDirectory().get());
+      return using.resolve(spec.launchTarget(), target.candidateDirectory().get());
     }
-    return resolver.resolveSaved(
+    return using.resolveSaved(
         spec.launchTarget(), target.savedEntrypointPath().map(fileSystem::getPath));
   }
 }

@@ -2,6 +2,8 @@ package io.loopx.runtime.internal.state;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.internal.identity.FileStat;
+import io.loopx.runtime.internal.identity.IdentityCache;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.EntryChange;
@@ -9,6 +11,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -17,6 +20,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.UserPrincipal;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -44,9 +48,14 @@ import org.apiguardian.api.API;
  * the state directory (the runtime root) may be symbolic links. Without POSIX attributes only the
  * link and type checks apply; see docs/contract/state.md.
  *
- * <p>Every read reads the whole file. Decoding (which re-validates every stored manifest and its
- * revision hash) is a pure function of the bytes, so the last decoded bytes and their state are
- * kept: a read of exactly the same bytes returns the same immutable state without decoding again.
+ * <p>Every read checks the directory and the file and stats the file. Decoding (which re-validates
+ * every stored manifest and its revision hash) is a pure function of the bytes, so the last decoded
+ * bytes and their state are kept: a read of exactly the same bytes returns the same immutable state
+ * without decoding again. On the default file system (with real change times) the whole file is
+ * read again only when its {@code stat} (device, inode, size, mode, modification and change time)
+ * differs from the one it had when those bytes were read, or was then within the identity cache's
+ * racy window ({@link IdentityCache#RACY_MARGIN}); every write renames a new file over it, so any
+ * write by any process changes the inode or the change time.
  *
  * <p>Thread-safe, and immutable apart from that cache; works on any {@link
  * java.nio.file.FileSystem} (on Jimfs, OS locks exclude nothing and directory fsync is skipped).
@@ -66,10 +75,16 @@ public final class FileActivationStore implements ActivationStore {
   private final PrivatePaths rule;
   private final AtomicReference<Decoded> lastDecoded = new AtomicReference<>(Decoded.NONE);
 
-  /** State file bytes and what they decode to. */
-  private record Decoded(byte[] bytes, ActivationState state) {
-    static final Decoded NONE = new Decoded(new byte[0], ActivationState.EMPTY);
+  /**
+   * State file bytes and what they decode to, and, when they were read from a file whose {@code
+   * stat} was the same before and after the read and settled, that stat.
+   */
+  private record Decoded(byte[] bytes, ActivationState state, Optional<FileStat> stat) {
+    static final Decoded NONE = new Decoded(new byte[0], ActivationState.EMPTY, Optional.empty());
   }
+
+  private static final boolean UNIX_VIEW =
+      FileSystems.getDefault().supportedFileAttributeViews().contains("unix");
 
   private FileActivationStore(
       Path stateFile, Duration lockTimeout, Consumer<WriteStep> observer, PrivatePaths rule) {
@@ -128,21 +143,52 @@ public final class FileActivationStore implements ActivationStore {
       if (!rule.directoryOrAbsent(stateDirectory())) {
         return ActivationState.EMPTY;
       }
+      boolean statKeyed = UNIX_VIEW && stateFile.getFileSystem() == FileSystems.getDefault();
+      if (!statKeyed) {
+        Optional<byte[]> bytes = StateFiles.readIfPresent(stateFile, rule);
+        return bytes.isEmpty() ? ActivationState.EMPTY : decode(bytes.get(), Optional.empty());
+      }
+      // The identity cache's rule (docs/contract/state.md, reading): unchanged and settled
+      // stat, same bytes, without reading them again.
+      long observedAt = IdentityCache.nanos(Instant.now());
+      Optional<FileStat> before = rule.privateFileStat(stateFile); // the check and stat, one lstat
+      if (before.isEmpty()) {
+        if (!rule.fileOrAbsent(stateFile)) {
+          return ActivationState.EMPTY;
+        }
+        before = FileStat.read(stateFile);
+      }
+      Decoded last = Objects.requireNonNull(lastDecoded.get(), "lastDecoded"); // never null
+      if (before.isPresent() && last.stat().equals(before)) {
+        return last.state();
+      }
       Optional<byte[]> bytes = StateFiles.readIfPresent(stateFile, rule);
-      return bytes.isEmpty() ? ActivationState.EMPTY : decode(bytes.get());
+      if (bytes.isEmpty()) {
+        return ActivationState.EMPTY;
+      }
+      Optional<FileStat> after = FileStat.read(stateFile);
+      boolean settled =
+          before.isPresent()
+              && after.equals(before)
+              && after.get().size() == bytes.get().length
+              && after.get().settledBefore(observedAt, IdentityCache.RACY_MARGIN.toNanos());
+      return decode(bytes.get(), settled ? after : Optional.empty());
     } catch (IOException e) {
       throw new LoopxException(
           ErrorKind.STATE_UNREADABLE, "extension runtime state is unreadable: " + e, e);
     }
   }
 
-  private ActivationState decode(byte[] bytes) {
+  private ActivationState decode(byte[] bytes, Optional<FileStat> stat) {
     Decoded last = Objects.requireNonNull(lastDecoded.get(), "lastDecoded"); // never set to null
     if (last != Decoded.NONE && Arrays.equals(last.bytes(), bytes)) {
+      if (!last.stat().equals(stat)) {
+        lastDecoded.set(new Decoded(last.bytes(), last.state(), stat));
+      }
       return last.state();
     }
     ActivationState state = StateCodec.decode(bytes);
-    lastDecoded.set(new Decoded(bytes, state));
+    lastDecoded.set(new Decoded(bytes, state, stat));
     return state;
   }
 
@@ -174,7 +220,7 @@ public final class FileActivationStore implements ActivationStore {
       }
       byte[] bytes = StateCodec.encode(next);
       write(bytes);
-      lastDecoded.set(new Decoded(bytes, next));
+      lastDecoded.set(new Decoded(bytes, next, Optional.empty()));
       return next;
     }
   }

@@ -2,6 +2,7 @@ package io.loopx.runtime.internal.state;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.internal.identity.FileStat;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
@@ -10,10 +11,13 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -30,7 +34,17 @@ import java.util.Set;
  *
  * @param owner the expected owner; empty skips the owner check
  */
-record PrivatePaths(Optional<UserPrincipal> owner) {
+record PrivatePaths(Optional<UserPrincipal> owner, OptionalInt ownerUid) {
+  private static final int TYPE_MASK = 0170000;
+  private static final int DIRECTORY = 0040000;
+  private static final int REGULAR = 0100000;
+  private static final int GROUP_OR_WORLD_WRITABLE = 0022;
+
+  /** The checks with {@code owner} expected (empty: no owner check), by principal only. */
+  PrivatePaths(Optional<UserPrincipal> owner) {
+    this(owner, OptionalInt.empty());
+  }
+
   private static final String RULE =
       " (the state directory and the files LoopX keeps there must be private to the effective"
           + " user: no symbolic link, owned by that user, not group- or world-writable)";
@@ -39,8 +53,69 @@ record PrivatePaths(Optional<UserPrincipal> owner) {
    * The checks for {@code fileSystem}, with the effective user of this process where it has one.
    */
   static PrivatePaths of(FileSystem fileSystem) {
-    return new PrivatePaths(
-        fileSystem == FileSystems.getDefault() ? EffectiveUser.VALUE : Optional.empty());
+    return fileSystem == FileSystems.getDefault()
+        ? new PrivatePaths(EffectiveUser.VALUE, EffectiveUser.UID)
+        : new PrivatePaths(Optional.empty());
+  }
+
+  /**
+   * The {@link #fileOrAbsent} check and the file's {@code stat} in one {@code lstat} (a private
+   * regular file is no link, so its {@code lstat} is its {@code stat}); empty when the quick check
+   * cannot decide, the file is absent or fails (the caller then runs the full check).
+   */
+  Optional<FileStat> privateFileStat(Path file) {
+    if (ownerUid.isEmpty() || file.getFileSystem() != FileSystems.getDefault()) {
+      return Optional.empty();
+    }
+    Map<String, Object> a;
+    try {
+      a =
+          Files.readAttributes(
+              file, "unix:mode,uid,dev,ino,size,lastModifiedTime,ctime", LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    if (a.get("mode") instanceof Integer mode
+        && a.get("uid") instanceof Integer uid
+        && a.get("dev") instanceof Long dev
+        && a.get("ino") instanceof Long ino
+        && a.get("size") instanceof Long size
+        && a.get("lastModifiedTime") instanceof FileTime modified
+        && a.get("ctime") instanceof FileTime changed
+        && (mode & TYPE_MASK) == REGULAR
+        && uid == ownerUid.getAsInt()
+        && (mode & GROUP_OR_WORLD_WRITABLE) == 0) {
+      return Optional.of(new FileStat(dev, ino, size, mode, modified, changed));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The common case in one {@code lstat} without a user-name lookup: on the default file system,
+   * with the effective user's uid known, a path of the expected type owned by that uid and not
+   * group- or world-writable passes. Empty when this cannot decide, or when the path fails (the
+   * full check then names the reason); {@code false} when the path is absent.
+   */
+  private Optional<Boolean> quick(Path path, int type) {
+    if (ownerUid.isEmpty() || path.getFileSystem() != FileSystems.getDefault()) {
+      return Optional.empty();
+    }
+    Map<String, Object> a;
+    try {
+      a = Files.readAttributes(path, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return Optional.of(false);
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    if (a.get("mode") instanceof Integer mode
+        && a.get("uid") instanceof Integer uid
+        && (mode & TYPE_MASK) == type
+        && uid == ownerUid.getAsInt()
+        && (mode & GROUP_OR_WORLD_WRITABLE) == 0) {
+      return Optional.of(true);
+    }
+    return Optional.empty();
   }
 
   /**
@@ -48,6 +123,10 @@ record PrivatePaths(Optional<UserPrincipal> owner) {
    * whether it exists.
    */
   boolean directoryOrAbsent(Path dir) throws IOException {
+    Optional<Boolean> quick = quick(dir, DIRECTORY);
+    if (quick.isPresent()) {
+      return quick.get();
+    }
     Optional<BasicFileAttributes> attrs = attributes(dir);
     if (attrs.isEmpty()) {
       return false;
@@ -68,6 +147,10 @@ record PrivatePaths(Optional<UserPrincipal> owner) {
    * returns whether it exists.
    */
   boolean fileOrAbsent(Path file) throws IOException {
+    Optional<Boolean> quick = quick(file, REGULAR);
+    if (quick.isPresent()) {
+      return quick.get();
+    }
     Optional<BasicFileAttributes> attrs = attributes(file);
     if (attrs.isEmpty()) {
       return false;
@@ -126,8 +209,28 @@ record PrivatePaths(Optional<UserPrincipal> owner) {
   /** The effective user of this process on the default file system, looked up once. */
   private static final class EffectiveUser {
     static final Optional<UserPrincipal> VALUE = lookUp();
+    static final OptionalInt UID = lookUpUid();
 
     private EffectiveUser() {}
+
+    /** The uid of {@link #VALUE} where {@code /proc/self} tells it (Linux), else empty. */
+    private static OptionalInt lookUpUid() {
+      FileSystem fs = FileSystems.getDefault();
+      if (VALUE.isEmpty() || !fs.supportedFileAttributeViews().contains("unix")) {
+        return OptionalInt.empty();
+      }
+      try {
+        Path self = fs.getPath("/proc/self");
+        if (Files.isDirectory(self)
+            && Files.getAttribute(self, "unix:uid") instanceof Integer uid
+            && VALUE.get().equals(Files.getOwner(self))) {
+          return OptionalInt.of(uid);
+        }
+        return OptionalInt.empty();
+      } catch (IOException | UnsupportedOperationException | SecurityException e) {
+        return OptionalInt.empty();
+      }
+    }
 
     private static Optional<UserPrincipal> lookUp() {
       FileSystem fs = FileSystems.getDefault();
