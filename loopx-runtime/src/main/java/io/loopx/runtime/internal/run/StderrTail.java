@@ -1,10 +1,6 @@
 package io.loopx.runtime.internal.run;
 
 import io.loopx.api.internal.ManifestValues;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
@@ -33,24 +29,13 @@ public final class StderrTail {
     for (int skipped = 0; start > 0 && skipped < 3 && isContinuation(stderr[start]); skipped++) {
       start++;
     }
-    return Optional.of(escaped(decode(stderr, start)));
+    // The String constructor replaces malformed input with U+FFFD.
+    return Optional.of(
+        escaped(new String(stderr, start, stderr.length - start, StandardCharsets.UTF_8)));
   }
 
   private static boolean isContinuation(byte b) {
     return (b & 0xC0) == 0x80;
-  }
-
-  private static String decode(byte[] bytes, int start) {
-    CharsetDecoder decoder =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPLACE)
-            .onUnmappableCharacter(CodingErrorAction.REPLACE);
-    try {
-      return decoder.decode(ByteBuffer.wrap(bytes, start, bytes.length - start)).toString();
-    } catch (CharacterCodingException e) {
-      throw new IllegalStateException("a replacing decoder does not throw", e);
-    }
   }
 
   private static String escaped(String text) {
