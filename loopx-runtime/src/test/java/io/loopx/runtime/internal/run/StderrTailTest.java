@@ -53,7 +53,7 @@ class StderrTailTest {
    */
   @Test
   void anyStderrGivesABoundedSafeTail() {
-    qt().withExamples(2000)
+    qt().withExamples(300)
         .forAll(lists().of(integers().between(0, 255)).ofSizeBetween(1, 9000))
         .checkAssert(
             values -> {
