@@ -42,7 +42,6 @@ import tools.jackson.databind.node.StringNode;
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class CanonicalWriter {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   /** The bytes {@code writeString} stops at: controls, quote, backslash and {@code ?}. */
   private static final boolean[] SPECIAL = new boolean[256];
@@ -59,9 +58,6 @@ public final class CanonicalWriter {
   private static final byte[] NULL = {'n', 'u', 'l', 'l'};
   private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
   private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
-
-  /** Bytes of the streaming buffer: a few SHA-256 blocks per update. */
-  private static final int STREAM_BUFFER = 4096;
 
   /** Objects up to this size are sorted by insertion sort; larger ones by {@link Arrays#sort}. */
   private static final int SMALL_OBJECT = 16;
@@ -92,21 +88,21 @@ public final class CanonicalWriter {
 
   /** Returns the canonical JSON of {@code node} as UTF-8 bytes. */
   public static byte[] toBytes(JsonNode node) {
-    Sink out = new Sink(null);
+    CanonicalSink out = new CanonicalSink(null);
     new Walk(out, null, false).write(node);
     return Arrays.copyOf(out.bytes, out.size);
   }
 
   /** Returns the canonical JSON text of {@code node}. */
   public static String toText(JsonNode node) {
-    Sink out = new Sink(null);
+    CanonicalSink out = new CanonicalSink(null);
     new Walk(out, null, false).write(node);
     return new String(out.bytes, 0, out.size, StandardCharsets.UTF_8);
   }
 
   /** Returns the 64 lowercase hex characters of the SHA-256 of the canonical bytes. */
   public static String sha256Hex(JsonNode node) {
-    Sink out = new Sink(sha256());
+    CanonicalSink out = new CanonicalSink(sha256());
     new Walk(out, null, false).write(node);
     return HexFormat.of().formatHex(out.digest());
   }
@@ -116,7 +112,7 @@ public final class CanonicalWriter {
    * top-level key {@code skipKey} (if it has one), without copying anything.
    */
   public static Digest digestWithout(ObjectNode object, String skipKey) {
-    Sink out = new Sink(sha256());
+    CanonicalSink out = new CanonicalSink(sha256());
     new Walk(out, null, false).writeObject(object, skipKey);
     return Digest.of("sha256:" + HexFormat.of().formatHex(out.digest()));
   }
@@ -131,7 +127,7 @@ public final class CanonicalWriter {
    */
   public static Copy copyAndDigest(
       ObjectNode object, String skipKey, @Nullable NumberObserver observer) {
-    Sink out = new Sink(sha256());
+    CanonicalSink out = new CanonicalSink(sha256());
     Walk walk = new Walk(out, observer, true);
     ObjectNode copy = (ObjectNode) walk.writeObject(object, skipKey);
     Digest digest = Digest.of("sha256:" + HexFormat.of().formatHex(out.digest()));
@@ -195,12 +191,12 @@ public final class CanonicalWriter {
 
   /** One walk: writes canonically, optionally copies and bounds the compact length. */
   private static final class Walk {
-    private final Sink out;
+    private final CanonicalSink out;
     private final @Nullable NumberObserver observer;
     private final boolean copy;
     long bound;
 
-    Walk(Sink out, @Nullable NumberObserver observer, boolean copy) {
+    Walk(CanonicalSink out, @Nullable NumberObserver observer, boolean copy) {
       this.out = out;
       this.observer = observer;
       this.copy = copy;
@@ -382,10 +378,10 @@ public final class CanonicalWriter {
      * the encoded bytes.
      */
     private void writeString(String s) {
-      Sink o = out;
+      CanonicalSink o = out;
       byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
       int length = utf8.length;
-      o.room(length + 2 <= STREAM_BUFFER ? length + 2 : 1);
+      o.room(length + 2 <= CanonicalSink.STREAM_BUFFER ? length + 2 : 1);
       o.bytes[o.size++] = '"';
       int run = 0;
       boolean surrogatesChecked = false;
@@ -425,120 +421,6 @@ public final class CanonicalWriter {
               String.format("contains a lone surrogate U+%04X at index %d", (int) c, i));
         }
       }
-    }
-  }
-
-  /**
-   * A byte buffer that either grows (kept output) or, when a digest is given, feeds the digest
-   * whenever it fills and starts over.
-   */
-  private static final class Sink {
-    private final @Nullable MessageDigest sha;
-    byte[] bytes;
-    int size;
-
-    Sink(@Nullable MessageDigest sha) {
-      this.sha = sha;
-      this.bytes = new byte[sha == null ? 256 : STREAM_BUFFER];
-    }
-
-    /** Makes room for {@code extra} more bytes. */
-    void room(int extra) {
-      if (size + extra <= bytes.length) {
-        return;
-      }
-      if (sha != null && extra <= bytes.length) {
-        sha.update(bytes, 0, size);
-        size = 0;
-        return;
-      }
-      int needed = size + extra;
-      if (needed < 0) {
-        throw new OutOfMemoryError("canonical JSON larger than 2 GiB");
-      }
-      bytes = Arrays.copyOf(bytes, Math.max(needed, bytes.length * 2));
-    }
-
-    byte[] digest() {
-      if (sha == null) {
-        throw new IllegalStateException("not a digesting sink");
-      }
-      sha.update(bytes, 0, size);
-      size = 0;
-      return sha.digest();
-    }
-
-    void put(char ascii) {
-      if (size == bytes.length) {
-        room(1);
-      }
-      bytes[size++] = (byte) ascii;
-    }
-
-    void put(byte[] ascii) {
-      room(ascii.length);
-      System.arraycopy(ascii, 0, bytes, size, ascii.length);
-      size += ascii.length;
-    }
-
-    void put(byte[] source, int offset, int length) {
-      room(length);
-      System.arraycopy(source, offset, bytes, size, length);
-      size += length;
-    }
-
-    /** Writes the escape of an ASCII quote, backslash or control character. */
-    void putEscape(byte c) {
-      room(6);
-      bytes[size++] = '\\';
-      switch (c) {
-        case '"' -> bytes[size++] = '"';
-        case '\\' -> bytes[size++] = '\\';
-        case '\b' -> bytes[size++] = 'b';
-        case '\f' -> bytes[size++] = 'f';
-        case '\n' -> bytes[size++] = 'n';
-        case '\r' -> bytes[size++] = 'r';
-        case '\t' -> bytes[size++] = 't';
-        default -> {
-          // RFC 8785 §3.2.2.2: any other control as a u00hh escape with lowercase hex.
-          bytes[size++] = 'u';
-          bytes[size++] = '0';
-          bytes[size++] = '0';
-          bytes[size++] = HEX[c >> 4];
-          bytes[size++] = HEX[c & 0xf];
-        }
-      }
-    }
-
-    void putAscii(String ascii) {
-      int length = ascii.length();
-      room(length);
-      for (int i = 0; i < length; i++) {
-        bytes[size++] = (byte) ascii.charAt(i);
-      }
-    }
-
-    /** Writes the decimal digits of {@code v}, as {@link Long#toString(long)} does. */
-    void putLong(long v) {
-      room(20);
-      if (v == 0) {
-        bytes[size++] = '0';
-        return;
-      }
-      if (v < 0) {
-        bytes[size++] = '-';
-        v = -v; // |v| <= 2^53 here, so no overflow
-      }
-      int digits = 0;
-      for (long t = v; t > 0; t /= 10) {
-        digits++;
-      }
-      int end = size + digits;
-      for (int i = end - 1; i >= size; i--) {
-        bytes[i] = (byte) ('0' + (v % 10));
-        v /= 10;
-      }
-      size = end;
     }
   }
 }

@@ -1,0 +1,125 @@
+package io.loopx.api.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A byte buffer that either grows (kept output) or, when a digest is given, feeds the digest
+ * whenever it fills and starts over.
+ */
+final class CanonicalSink {
+  /** Bytes of the streaming buffer: a few SHA-256 blocks per update. */
+  static final int STREAM_BUFFER = 4096;
+
+  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+  private final @Nullable MessageDigest sha;
+  byte[] bytes;
+  int size;
+
+  CanonicalSink(@Nullable MessageDigest sha) {
+    this.sha = sha;
+    this.bytes = new byte[sha == null ? 256 : STREAM_BUFFER];
+  }
+
+  /** Makes room for {@code extra} more bytes. */
+  void room(int extra) {
+    if (size + extra <= bytes.length) {
+      return;
+    }
+    if (sha != null && extra <= bytes.length) {
+      sha.update(bytes, 0, size);
+      size = 0;
+      return;
+    }
+    int needed = size + extra;
+    if (needed < 0) {
+      throw new OutOfMemoryError("canonical JSON larger than 2 GiB");
+    }
+    bytes = Arrays.copyOf(bytes, Math.max(needed, bytes.length * 2));
+  }
+
+  byte[] digest() {
+    if (sha == null) {
+      throw new IllegalStateException("not a digesting sink");
+    }
+    sha.update(bytes, 0, size);
+    size = 0;
+    return sha.digest();
+  }
+
+  void put(char ascii) {
+    if (size == bytes.length) {
+      room(1);
+    }
+    bytes[size++] = (byte) ascii;
+  }
+
+  void put(byte[] ascii) {
+    room(ascii.length);
+    System.arraycopy(ascii, 0, bytes, size, ascii.length);
+    size += ascii.length;
+  }
+
+  void put(byte[] source, int offset, int length) {
+    room(length);
+    System.arraycopy(source, offset, bytes, size, length);
+    size += length;
+  }
+
+  /** Writes the escape of an ASCII quote, backslash or control character. */
+  void putEscape(byte c) {
+    room(6);
+    bytes[size++] = '\\';
+    switch (c) {
+      case '"' -> bytes[size++] = '"';
+      case '\\' -> bytes[size++] = '\\';
+      case '\b' -> bytes[size++] = 'b';
+      case '\f' -> bytes[size++] = 'f';
+      case '\n' -> bytes[size++] = 'n';
+      case '\r' -> bytes[size++] = 'r';
+      case '\t' -> bytes[size++] = 't';
+      default -> {
+        // RFC 8785 §3.2.2.2: any other control as a u00hh escape with lowercase hex.
+        bytes[size++] = 'u';
+        bytes[size++] = '0';
+        bytes[size++] = '0';
+        bytes[size++] = HEX[c >> 4];
+        bytes[size++] = HEX[c & 0xf];
+      }
+    }
+  }
+
+  void putAscii(String ascii) {
+    int length = ascii.length();
+    room(length);
+    for (int i = 0; i < length; i++) {
+      bytes[size++] = (byte) ascii.charAt(i);
+    }
+  }
+
+  /** Writes the decimal digits of {@code v}, as {@link Long#toString(long)} does. */
+  void putLong(long v) {
+    room(20);
+    if (v == 0) {
+      bytes[size++] = '0';
+      return;
+    }
+    if (v < 0) {
+      bytes[size++] = '-';
+      v = -v; // |v| <= 2^53 here, so no overflow
+    }
+    int digits = 0;
+    for (long t = v; t > 0; t /= 10) {
+      digits++;
+    }
+    int end = size + digits;
+    for (int i = end - 1; i >= size; i--) {
+      bytes[i] = (byte) ('0' + (v % 10));
+      v /= 10;
+    }
+    size = end;
+  }
+}
