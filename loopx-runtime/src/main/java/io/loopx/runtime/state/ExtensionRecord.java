@@ -93,7 +93,12 @@ public record ExtensionRecord(
 
   /** Returns the recorded snapshot of {@code revision}, if any. */
   public Optional<RevisionSnapshot> snapshot(Revision revision) {
-    return revisions.stream().filter(s -> s.revision().equals(revision)).findFirst();
+    for (RevisionSnapshot s : revisions) { // a loop: read for every extension on each catalog read
+      if (s.revision().equals(revision)) {
+        return Optional.of(s);
+      }
+    }
+    return Optional.empty();
   }
 
   /** Returns whether a rollback revision is recorded. */

@@ -74,21 +74,55 @@ public final class RuntimeResolver {
 
   private record Derived(RuntimeIdentity identity, String text) {}
 
+  /**
+   * The last resolution of each launcher made through the identity cache, by launcher path: reused
+   * while the launcher and its interpreter scan to the same identities and stamps, which is what
+   * the resolution read of them. Only launchers without {@code #!} or with a direct interpreter
+   * path are kept: {@code #!/usr/bin/env NAME} depends on the PATH directories as well.
+   */
+  private final ConcurrentHashMap<Path, Resolution> launchers;
+
+  /** A launcher's resolution and the scans it was made from. */
+  private record Resolution(
+      String launcherDigest,
+      Optional<Path> interpreter,
+      Optional<String> interpreterDigest,
+      RuntimeResolution.Resolved resolved) {
+
+    /** Whether {@code launcher} scans as it did; its stamp is the resolution's first. */
+    boolean sameLauncher(FileScan launcher) {
+      return launcherDigest.equals(launcher.digest())
+          && resolved.stamps().get(0).equals(launcher.stamp());
+    }
+
+    /** Whether {@code scan} of the interpreter is the one the resolution read. */
+    boolean sameInterpreter(FileScan scan) {
+      return interpreterDigest.equals(Optional.of(scan.digest()))
+          && resolved.stamps().get(1).equals(scan.stamp());
+    }
+  }
+
   private RuntimeResolver(
       RuntimeEnvironment environment,
       Optional<IdentityCache> cache,
       ConcurrentHashMap<String, Derived> derived,
+      ConcurrentHashMap<Path, Resolution> launchers,
       Optional<Map<Path, ScanResult>> pass) {
     this.environment = Objects.requireNonNull(environment, "environment");
     this.cache = cache;
     this.derived = derived;
+    this.launchers = launchers;
     this.pass = pass;
   }
 
   /** Returns a resolver for {@code environment} that hashes every file it identifies. */
   public static RuntimeResolver of(RuntimeEnvironment environment) {
     return new RuntimeResolver(
-        environment, Optional.empty(), new ConcurrentHashMap<>(), Optional.empty());
+        environment,
+        Optional.empty(),
+        new ConcurrentHashMap<>(),
+        new ConcurrentHashMap<>(),
+        Optional.empty());
   }
 
   /**
@@ -96,7 +130,8 @@ public final class RuntimeResolver {
    * not changed since it was hashed is not hashed again ({@link IdentityCache}).
    */
   public RuntimeResolver withCache(IdentityCache cache) {
-    return new RuntimeResolver(environment, Optional.of(cache), derived, Optional.empty());
+    return new RuntimeResolver(
+        environment, Optional.of(cache), derived, launchers, Optional.empty());
   }
 
   /**
@@ -106,7 +141,7 @@ public final class RuntimeResolver {
   public RuntimeResolver uncached() {
     return cache.isEmpty() && pass.isEmpty()
         ? this
-        : new RuntimeResolver(environment, Optional.empty(), derived, Optional.empty());
+        : new RuntimeResolver(environment, Optional.empty(), derived, launchers, Optional.empty());
   }
 
   /**
@@ -116,7 +151,8 @@ public final class RuntimeResolver {
    * pass is seen by the next one.
    */
   public RuntimeResolver forOnePass() {
-    return new RuntimeResolver(environment, cache, derived, Optional.of(new HashMap<>()));
+    return new RuntimeResolver(
+        environment, cache, derived, launchers, Optional.of(new HashMap<>()));
   }
 
   /** Returns the cache this resolver identifies files through, if any. */
@@ -213,11 +249,17 @@ public final class RuntimeResolver {
           "entrypoint `" + launcher + "` does not exist or is not a regular file",
           EntrypointLookup.ofPath(launcher.toString()));
     }
+    Optional<RuntimeResolution.Resolved> known = known(launcher, scan.get());
+    if (known.isPresent()) {
+      return known.get();
+    }
     FileIdentity launcherIdentity = scan.get().identity();
     Optional<Shebang> shebang = Shebang.parse(scan.get().headUnsafe(), launcherIdentity.size());
     Optional<FileScan> interpreterIdentity = Optional.empty();
     List<FileStamp> stamps = new ArrayList<>();
     stamps.add(scan.get().stamp());
+    boolean direct = true;
+    Optional<Path> interpreterPath = Optional.empty();
     if (shebang.isPresent()) {
       Interpreter found = interpreter(shebang.get(), launcher);
       if (found instanceof Interpreter.Refused refused) {
@@ -255,6 +297,9 @@ public final class RuntimeResolver {
       }
       interpreterIdentity = Optional.of(interpreterScan.get());
       stamps.add(interpreterScan.get().stamp());
+      interpreterPath = Optional.of(interpreter);
+      // Kept only when the #! line names this file itself, not a program env looks up.
+      direct = shebang.get().interpreter().equals(Optional.of(interpreter.toString()));
     }
     // Without #! the file identity is the runtime identity; with one, the interpreter joins it.
     String launcherDigest = scan.get().digest();
@@ -268,8 +313,41 @@ public final class RuntimeResolver {
     } else {
       d = derive("file:" + launcherDigest, launcherIdentity::toJson);
     }
-    return new RuntimeResolution.Resolved(
-        Optional.of(launcher), List.of(launcher.toString()), d.identity(), d.text(), stamps);
+    RuntimeResolution.Resolved resolved =
+        new RuntimeResolution.Resolved(
+            Optional.of(launcher), List.of(launcher.toString()), d.identity(), d.text(), stamps);
+    if (cache.isPresent() && direct) {
+      if (launchers.size() >= IdentityCache.MAX_ENTRIES) {
+        launchers.clear();
+      }
+      launchers.put(
+          launcher,
+          new Resolution(
+              launcherDigest,
+              interpreterPath,
+              interpreterIdentity.map(FileScan::digest),
+              resolved));
+    }
+    return resolved;
+  }
+
+  /**
+   * Returns the kept resolution of {@code launcher} when it was made through the identity cache and
+   * the launcher (scanned now as {@code scan}) and its interpreter (scanned now) are as it read
+   * them; never without a cache, so {@link #uncached()} resolvers always resolve anew.
+   */
+  private Optional<RuntimeResolution.Resolved> known(Path launcher, FileScan scan) {
+    Resolution kept = cache.isPresent() ? launchers.get(launcher) : null;
+    if (kept == null || !kept.sameLauncher(scan)) {
+      return Optional.empty();
+    }
+    if (kept.interpreter().isEmpty()) {
+      return Optional.of(kept.resolved());
+    }
+    Optional<FileScan> interpreter = scan(kept.interpreter().get(), 2);
+    return interpreter.isPresent() && kept.sameInterpreter(interpreter.get())
+        ? Optional.of(kept.resolved())
+        : Optional.empty();
   }
 
   private Derived derive(String key, java.util.function.Supplier<ObjectNode> record) {

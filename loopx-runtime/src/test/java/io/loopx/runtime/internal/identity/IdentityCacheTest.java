@@ -266,4 +266,56 @@ class IdentityCacheTest {
         .isEqualTo(
             cached.uncached().resolveSaved(target, Optional.of(launcher)).resolvedIdentity());
   }
+
+  @Test
+  void aKeptResolutionIsNotServedOnceItsInterpreterIsGoneOrAScript() throws IOException {
+    Path interpreter = tmp.resolve("interp");
+    Files.copy(Path.of("/bin/sh"), interpreter);
+    Files.setPosixFilePermissions(interpreter, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path launcher = write("tool", "#!" + interpreter + "\necho one\n");
+    RuntimeEnvironment env = new RuntimeEnvironment("/usr/bin:/bin", Path.of("/bin/sh"), List.of());
+    RuntimeResolver cached =
+        RuntimeResolver.of(env).withCache(IdentityCache.withClock(AHEAD, IdentityCacheStore.NONE));
+    LaunchTarget target = new LaunchTarget.Executable("bin/tool");
+    assertThat(cached.resolveSaved(target, Optional.of(launcher)))
+        .isInstanceOf(RuntimeResolution.Resolved.class);
+
+    Files.delete(interpreter);
+    assertThat(cached.resolveSaved(target, Optional.of(launcher)))
+        .isInstanceOf(RuntimeResolution.Missing.class);
+
+    write("interp", "#!/bin/sh\necho nested\n");
+    assertThat(cached.resolveSaved(target, Optional.of(launcher)))
+        .isInstanceOf(RuntimeResolution.Unsupported.class);
+  }
+
+  @Test
+  void anEnvLauncherFollowsAProgramPutEarlierOnThePath() throws IOException {
+    Path early = Files.createDirectory(tmp.resolve("early"));
+    Path late = Files.createDirectory(tmp.resolve("late"));
+    Path bin = Files.createDirectory(tmp.resolve("bin"));
+    Path lateTool = late.resolve("mytool");
+    Files.copy(Path.of("/bin/sh"), lateTool);
+    Path launcher = bin.resolve("tool");
+    Files.writeString(launcher, "#!/usr/bin/env mytool\necho one\n", StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+    RuntimeEnvironment env =
+        new RuntimeEnvironment(early + ":" + late, Path.of("/bin/sh"), List.of());
+    RuntimeResolver cached =
+        RuntimeResolver.of(env).withCache(IdentityCache.withClock(AHEAD, IdentityCacheStore.NONE));
+    LaunchTarget target = new LaunchTarget.Executable("bin/tool");
+    RuntimeResolution.Resolved before =
+        (RuntimeResolution.Resolved) cached.resolveSaved(target, Optional.of(launcher));
+    assertThat(before.executed().orElseThrow().path()).isEqualTo(lateTool);
+
+    Path earlyTool = early.resolve("mytool");
+    Files.copy(Path.of("/bin/sh"), earlyTool);
+    byte[] bytes = Files.readAllBytes(earlyTool);
+    bytes[bytes.length - 1] ^= 1;
+    Files.write(earlyTool, bytes);
+    RuntimeResolution.Resolved after =
+        (RuntimeResolution.Resolved) cached.resolveSaved(target, Optional.of(launcher));
+    assertThat(after.executed().orElseThrow().path()).isEqualTo(earlyTool);
+    assertThat(after.identity()).isNotEqualTo(before.identity());
+  }
 }
