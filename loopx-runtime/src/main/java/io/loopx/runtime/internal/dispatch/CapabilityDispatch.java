@@ -112,18 +112,29 @@ public final class CapabilityDispatch {
           "domain policy denied `" + request.action() + "`: " + decision.reason().orElse(""));
     }
     ExtensionId envelopeId = ExtensionId.of(provider.id());
-    EnvelopeBinder.Bound bound =
-        EnvelopeBinder.bindForWire(
-            request.action(), request.scope(), envelopeId, revision, input.body());
     ProviderOutcome outcome;
     Optional<Containment> containment = Optional.empty();
-    if (!mode.executes()) {
-      outcome = ProviderOutcomes.preview();
-    } else if (extension) {
-      outcome = runExtension(envelopeId, revision, request, bound);
-      containment = providers.containment();
+    if (extension) {
+      // A subprocess reads the bound request's bytes: written (and size-checked) once here.
+      EnvelopeBinder.Bound bound =
+          EnvelopeBinder.bindForWire(
+              request.action(), request.scope(), envelopeId, revision, input.body());
+      if (mode.executes()) {
+        outcome = runExtension(envelopeId, revision, request, bound);
+        containment = providers.containment();
+      } else {
+        outcome = ProviderOutcomes.preview();
+      }
     } else {
-      outcome = runBuiltin(resolved.implementation().inProcess().orElseThrow(), bound.request());
+      // In process, the bound tree is handed over: its bytes are written only when the size check
+      // needs them.
+      ObjectNode bound =
+          EnvelopeBinder.bind(
+              request.action(), request.scope(), envelopeId, revision, input.body());
+      outcome =
+          mode.executes()
+              ? runBuiltin(resolved.implementation().inProcess().orElseThrow(), bound)
+              : ProviderOutcomes.preview();
     }
     return new DispatchReceipt(
         request.capabilityId(),
