@@ -67,6 +67,17 @@ final class BuiltinStaging {
   private ArrayList<Waiting> waiting = new ArrayList<>();
   // The slot registered or looked up last: an implementation usually follows its capability.
   private @Nullable CapabilitySlot lastSlot;
+  // The handler staged last and its Optional: a contribution usually has one handler for many.
+  private @Nullable BuiltinProvider lastHandler;
+  private Optional<BuiltinProvider> lastInProcess = Optional.empty();
+
+  /**
+   * Sizes the slot table for {@code capabilities} more capabilities (the extensions' count, known
+   * before the built-ins register), so that it does not grow step by step while they are staged.
+   */
+  void reserve(int capabilities) {
+    slots.ensureCapacity(capabilities);
+  }
 
   /** Adds a provider at the next position; returns that position. */
   int addProvider(ProviderEntry provider) {
@@ -146,8 +157,12 @@ final class BuiltinStaging {
       }
     }
     if (earlier == null) {
+      if (handler != lastHandler) {
+        lastInProcess = Optional.of(handler);
+        lastHandler = handler;
+      }
       ImplementationEntry entry =
-          new ImplementationEntry(capabilityId, protocol, providerId, Optional.of(handler));
+          new ImplementationEntry(capabilityId, protocol, providerId, lastInProcess);
       implementations.add(entry);
       if (slot != null) {
         slot.add(entry, position);
@@ -202,5 +217,7 @@ final class BuiltinStaging {
     waitingByCapability = new HashMap<>();
     waiting = new ArrayList<>();
     lastSlot = null;
+    lastHandler = null;
+    lastInProcess = Optional.empty();
   }
 }

@@ -166,6 +166,17 @@ public final class RegistryAssembly {
       List<ExtensionManifest> declaredCopy,
       List<InstalledExtension> installedCopy) {
     List<Admitted> admitted = ContributionAdmission.admit(contributionsCopy);
+    // The extensions' capabilities join the built-ins' slot table at seal: size it for them now.
+    int extensionCapabilities = 0;
+    for (ExtensionManifest m : declaredCopy) {
+      extensionCapabilities += m.provides().size();
+    }
+    for (InstalledExtension e : installedCopy) {
+      extensionCapabilities += e.manifest().provides().size();
+    }
+    synchronized (lock) {
+      staging.reserve(extensionCapabilities);
+    }
     int[] positions = new int[admitted.size()];
     for (int k = 0; k < admitted.size(); k++) {
       Admitted a = admitted.get(k);

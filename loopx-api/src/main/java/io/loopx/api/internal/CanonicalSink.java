@@ -1,6 +1,5 @@
 package io.loopx.api.internal;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
@@ -12,8 +11,6 @@ import org.jspecify.annotations.Nullable;
 final class CanonicalSink {
   /** Bytes of the streaming buffer: a few SHA-256 blocks per update. */
   static final int STREAM_BUFFER = 4096;
-
-  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   private final @Nullable MessageDigest sha;
   byte[] bytes;
@@ -67,29 +64,6 @@ final class CanonicalSink {
     room(length);
     System.arraycopy(source, offset, bytes, size, length);
     size += length;
-  }
-
-  /** Writes the escape of an ASCII quote, backslash or control character. */
-  void putEscape(byte c) {
-    room(6);
-    bytes[size++] = '\\';
-    switch (c) {
-      case '"' -> bytes[size++] = '"';
-      case '\\' -> bytes[size++] = '\\';
-      case '\b' -> bytes[size++] = 'b';
-      case '\f' -> bytes[size++] = 'f';
-      case '\n' -> bytes[size++] = 'n';
-      case '\r' -> bytes[size++] = 'r';
-      case '\t' -> bytes[size++] = 't';
-      default -> {
-        // RFC 8785 §3.2.2.2: any other control as a u00hh escape with lowercase hex.
-        bytes[size++] = 'u';
-        bytes[size++] = '0';
-        bytes[size++] = '0';
-        bytes[size++] = HEX[c >> 4];
-        bytes[size++] = HEX[c & 0xf];
-      }
-    }
   }
 
   void putAscii(String ascii) {

@@ -7,7 +7,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,17 +42,23 @@ import tools.jackson.databind.node.StringNode;
 public final class CanonicalWriter {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  /** The bytes {@code writeString} stops at: controls, quote, backslash and {@code ?}. */
-  private static final boolean[] SPECIAL = new boolean[256];
+  /** The ASCII characters a JSON string escapes: controls, quote and backslash. */
+  private static final boolean[] ESCAPED = new boolean[0x80];
 
   static {
     for (int c = 0; c < 0x20; c++) {
-      SPECIAL[c] = true;
+      ESCAPED[c] = true;
     }
-    SPECIAL['"'] = true;
-    SPECIAL['\\'] = true;
-    SPECIAL['?'] = true;
+    ESCAPED['"'] = true;
+    ESCAPED['\\'] = true;
   }
+
+  private static final byte[] HEX = {
+    '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'
+  };
+
+  /** A SHA-256 that was never updated, to clone; null if the provider's cannot be cloned. */
+  private static final @Nullable MessageDigest SHA256 = cloneablePrototype();
 
   private static final byte[] NULL = {'n', 'u', 'l', 'l'};
   private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
@@ -181,11 +186,33 @@ public final class CanonicalWriter {
     return Long.MAX_VALUE / 4; // not JSON: the exact check decides
   }
 
+  /** A fresh SHA-256, cloned from {@link #SHA256} when it can be (cheaper than a lookup). */
   private static MessageDigest sha256() {
+    if (SHA256 != null) {
+      try {
+        return (MessageDigest) SHA256.clone();
+      } catch (CloneNotSupportedException e) {
+        // fall through to a lookup
+      }
+    }
+    return newSha256();
+  }
+
+  private static MessageDigest newSha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+  }
+
+  private static @Nullable MessageDigest cloneablePrototype() {
+    MessageDigest prototype = newSha256();
+    try {
+      var unused = prototype.clone();
+      return prototype;
+    } catch (CloneNotSupportedException e) {
+      return null;
     }
   }
 
@@ -195,6 +222,9 @@ public final class CanonicalWriter {
     private final @Nullable NumberObserver observer;
     private final boolean copy;
     long bound;
+    // The keys and permutation of the last object whose keys needed sorting.
+    private String @Nullable [] lastKeys;
+    private int @Nullable [] lastOrder;
 
     Walk(CanonicalSink out, @Nullable NumberObserver observer, boolean copy) {
       this.out = out;
@@ -247,7 +277,7 @@ public final class CanonicalWriter {
 
     private JsonNode writeArray(JsonNode node) {
       int size = node.size();
-      JsonNode[] copies = copy ? new JsonNode[size] : null;
+      List<JsonNode> copies = copy ? new ArrayList<>(Math.max(4, size)) : null;
       bound += 2 + Math.max(0, size - 1);
       out.put('[');
       for (int i = 0; i < size; i++) {
@@ -256,16 +286,11 @@ public final class CanonicalWriter {
         }
         JsonNode c = write(node.get(i));
         if (copies != null) {
-          copies[i] = c;
+          copies.add(c);
         }
       }
       out.put(']');
-      if (copies == null) {
-        return node;
-      }
-      List<JsonNode> elements = new ArrayList<>(Math.max(4, size));
-      Collections.addAll(elements, copies);
-      return new ArrayNode(NODES, elements);
+      return copies == null ? node : new ArrayNode(NODES, copies);
     }
 
     /** Writes an object, leaving out the key {@code skipKey} if it is not null. */
@@ -314,9 +339,12 @@ public final class CanonicalWriter {
 
     /**
      * Returns null when the first {@code n} keys are sorted by UTF-16 code units ({@link
-     * String#compareTo}, as RFC 8785 requires; keys are unique), else the sorting permutation.
+     * String#compareTo}, as RFC 8785 requires; keys are unique), else the sorting permutation. The
+     * last permutation computed is kept for the walk, with its keys: the objects of an array
+     * usually have the same keys in the same order, and equal key lists have the same permutation.
+     * Permutations are only read once returned.
      */
-    private static int @Nullable [] canonicalOrder(String[] keys, int n) {
+    private int @Nullable [] canonicalOrder(String[] keys, int n) {
       int first = 1;
       while (first < n && keys[first - 1].compareTo(keys[first]) < 0) {
         first++;
@@ -324,6 +352,24 @@ public final class CanonicalWriter {
       if (first >= n) {
         return null;
       }
+      if (lastKeys != null && lastKeys.length >= n && lastOrder != null && lastOrder.length == n) {
+        String[] previous = lastKeys;
+        int i = 0;
+        while (i < n && previous[i].equals(keys[i])) {
+          i++;
+        }
+        if (i == n) {
+          return lastOrder;
+        }
+      }
+      int[] order = sortingPermutation(keys, n, first);
+      lastKeys = keys;
+      lastOrder = order;
+      return order;
+    }
+
+    /** The permutation that sorts the first {@code n} keys; those before {@code first} are. */
+    private static int[] sortingPermutation(String[] keys, int n, int first) {
       int[] order = new int[n];
       for (int i = 0; i < n; i++) {
         order[i] = i;
@@ -362,47 +408,91 @@ public final class CanonicalWriter {
           return;
         }
       }
-      String text = Es6Numbers.format(node);
-      out.putAscii(text);
+      int start = Es6Numbers.write(node, out);
       bound += scalarBound(node);
       if (observer != null && !node.isIntegralNumber()) {
-        observer.number(node, text);
+        observer.number(
+            node, new String(out.bytes, start, out.size - start, StandardCharsets.ISO_8859_1));
       }
     }
 
     /**
-     * Writes a JSON string with the minimal RFC 8785 escaping, as UTF-8. The JDK's encoder does the
-     * encoding (a copy for Latin-1 text); a lone surrogate, which it would replace by {@code ?}, is
-     * looked for only when the encoded form holds a {@code ?}. Every byte that needs an escape is
-     * ASCII, and ASCII bytes never occur inside a multi-byte UTF-8 sequence, so escaping works on
-     * the encoded bytes.
+     * Writes a JSON string with the minimal RFC 8785 escaping, as UTF-8, in one pass over its
+     * UTF-16 code units straight into the sink: no encoded copy of the string is made. Each code
+     * unit needs at most six bytes (a control's <code>&#92;u00hh</code> escape; a surrogate pair
+     * takes four for two units), so the pass runs in chunks of code units for which the sink has
+     * room. A lone surrogate throws the message of {@link #requireNoLoneSurrogate}, which names the
+     * first one in the string, as the JDK-encoder version did.
      */
     private void writeString(String s) {
       CanonicalSink o = out;
-      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-      int length = utf8.length;
-      o.room(length + 2 <= CanonicalSink.STREAM_BUFFER ? length + 2 : 1);
-      o.bytes[o.size++] = '"';
-      int run = 0;
-      boolean surrogatesChecked = false;
-      for (int i = 0; i < length; i++) {
-        byte c = utf8[i];
-        if (!SPECIAL[c & 0xff]) {
-          continue; // printable ASCII other than the three below, or part of a multi-byte sequence
-        }
-        if (c == '?') {
-          if (!surrogatesChecked) {
-            requireNoLoneSurrogate(s);
-            surrogatesChecked = true;
-          }
-          continue;
-        }
-        o.put(utf8, run, i - run);
-        o.putEscape(c);
-        run = i + 1;
-      }
-      o.put(utf8, run, length - run);
+      int length = s.length();
       o.put('"');
+      int i = 0;
+      while (i < length) {
+        int free = (o.bytes.length - o.size) / 6;
+        if (free == 0) {
+          o.room(6);
+          free = (o.bytes.length - o.size) / 6;
+        }
+        int end = Math.min(length, i + free);
+        byte[] b = o.bytes;
+        int p = o.size;
+        for (; i < end; i++) {
+          char c = s.charAt(i);
+          if (c < 0x80) {
+            if (ESCAPED[c]) {
+              p = escape(b, p, c);
+            } else {
+              b[p++] = (byte) c;
+            }
+          } else if (c < 0x800) {
+            b[p++] = (byte) (0xc0 | (c >> 6));
+            b[p++] = (byte) (0x80 | (c & 0x3f));
+          } else if (!Character.isSurrogate(c)) {
+            b[p++] = (byte) (0xe0 | (c >> 12));
+            b[p++] = (byte) (0x80 | ((c >> 6) & 0x3f));
+            b[p++] = (byte) (0x80 | (c & 0x3f));
+          } else {
+            char low = i + 1 < length ? s.charAt(i + 1) : 0;
+            if (!Character.isHighSurrogate(c) || !Character.isLowSurrogate(low)) {
+              requireNoLoneSurrogate(s);
+              throw new IllegalStateException("lone surrogate not found"); // unreachable
+            }
+            int cp = Character.toCodePoint(c, low);
+            b[p++] = (byte) (0xf0 | (cp >> 18));
+            b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
+            b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
+            b[p++] = (byte) (0x80 | (cp & 0x3f));
+            i++; // the low surrogate: four bytes for two units, within the six of the first
+          }
+        }
+        o.size = p;
+      }
+      o.put('"');
+    }
+
+    /** Writes the escape of an ASCII quote, backslash or control character at {@code p}. */
+    private static int escape(byte[] b, int p, char c) {
+      b[p++] = '\\';
+      switch (c) {
+        case '"' -> b[p++] = '"';
+        case '\\' -> b[p++] = '\\';
+        case '\b' -> b[p++] = 'b';
+        case '\f' -> b[p++] = 'f';
+        case '\n' -> b[p++] = 'n';
+        case '\r' -> b[p++] = 'r';
+        case '\t' -> b[p++] = 't';
+        default -> {
+          // RFC 8785 §3.2.2.2: any other control as a u00hh escape with lowercase hex.
+          b[p++] = 'u';
+          b[p++] = '0';
+          b[p++] = '0';
+          b[p++] = HEX[c >> 4];
+          b[p++] = HEX[c & 0xf];
+        }
+      }
+      return p;
     }
   }
 

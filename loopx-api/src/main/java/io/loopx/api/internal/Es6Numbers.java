@@ -2,6 +2,7 @@ package io.loopx.api.internal;
 
 import io.loopx.api.InvalidValueException;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
@@ -23,6 +24,12 @@ import tools.jackson.databind.JsonNode;
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class Es6Numbers {
   private static final String WHAT = "canonical JSON number";
+
+  /**
+   * The longest ES6 text of a double: sign, "0.00000" and 17 digits (25), or sign, 17 digits with a
+   * point and "e-324" (25); 21 plain digits with a sign are 22.
+   */
+  static final int MAX_LENGTH = 32;
 
   /** 2^53: the largest magnitude of an integral node that is accepted. */
   public static final long MAX_SAFE_MAGNITUDE = 1L << 53;
@@ -80,13 +87,47 @@ public final class Es6Numbers {
    * infinities.
    */
   public static String format(double v) {
-    long bits = Double.doubleToRawLongBits(v);
-    long t = bits & T_MASK;
-    int bq = (int) (bits >>> (P - 1)) & BQ_MASK;
-    if (bq == BQ_MASK) {
+    if (!Double.isFinite(v)) {
       throw new InvalidValueException(
           WHAT, Double.toString(v), "has no JSON form (NaN and infinities are not JSON)");
     }
+    byte[] text = new byte[MAX_LENGTH];
+    int length = write(v, text, 0);
+    return new String(text, 0, length, StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * Writes the ES6 form of {@code number} into {@code out}, exactly the text of {@link
+   * #format(JsonNode)}, without an intermediate string for binary and decimal nodes.
+   *
+   * @return the index in {@code out.bytes} where the text starts (it ends at {@code out.size})
+   * @throws InvalidValueException as {@link #format(JsonNode)}
+   */
+  static int write(JsonNode number, CanonicalSink out) {
+    if (number.isNumber() && !number.isIntegralNumber()) {
+      double d = number.isBigDecimal() ? number.decimalValue().doubleValue() : number.doubleValue();
+      if (Double.isFinite(d)) {
+        out.room(MAX_LENGTH);
+        int start = out.size;
+        out.size = write(d, out.bytes, start);
+        return start;
+      }
+    }
+    String text = format(number); // integral nodes, and the errors with their messages
+    out.room(text.length());
+    int start = out.size;
+    out.putAscii(text);
+    return start;
+  }
+
+  /**
+   * Writes the ES6 string of a finite double at {@code out[p]}, which has room for {@value
+   * #MAX_LENGTH} bytes; returns the index after it.
+   */
+  private static int write(double v, byte[] out, int p) {
+    long bits = Double.doubleToRawLongBits(v);
+    long t = bits & T_MASK;
+    int bq = (int) (bits >>> (P - 1)) & BQ_MASK;
     boolean negative = bits < 0 && (bq != 0 || t != 0);
     if (bq != 0) {
       // Normal value: v = c 2^q with c = 2^52 + t and q = bq - 1075; mq = -q.
@@ -96,23 +137,24 @@ public final class Es6Numbers {
         // Fast path: v is an integer below 2^53, whose decimal digits are already shortest.
         long f = c >> mq;
         if (f << mq == c) {
-          return appendEs6(negative, f, 0);
+          return appendEs6(negative, f, 0, out, p);
         }
       }
-      return toDecimal(negative, -mq, c);
+      return toDecimal(negative, -mq, c, out, p);
     }
     if (t != 0) {
       // Subnormal value: v = t 2^Q_MIN.
-      return toDecimal(negative, Q_MIN, t);
+      return toDecimal(negative, Q_MIN, t, out, p);
     }
-    return "0";
+    out[p] = '0';
+    return p + 1;
   }
 
   /**
    * Finds the shortest decimal d 10^k that rounds to c 2^q and formats it. The skeleton follows
    * figure 7 of the Schubfach paper; the arithmetic that of figure 9.
    */
-  private static String toDecimal(boolean negative, int q, long c) {
+  private static int toDecimal(boolean negative, int q, long c, byte[] out, int p) {
     int out1 = (int) c & 0x1; // boundaries of the rounding interval are included iff c is even
     long cb = c << 2;
     long cbr = cb + 2;
@@ -146,7 +188,7 @@ public final class Es6Numbers {
       boolean upin = vbl + out1 <= sp10 << 2;
       boolean wpin = (tp10 << 2) + out1 <= vbr;
       if (upin != wpin) {
-        return appendEs6(negative, upin ? sp10 : tp10, k);
+        return appendEs6(negative, upin ? sp10 : tp10, k, out, p);
       }
     }
     // u = s 10^k and w = t 10^k: at least one lies in the rounding interval.
@@ -154,11 +196,11 @@ public final class Es6Numbers {
     boolean uin = vbl + out1 <= s << 2;
     boolean win = (t << 2) + out1 <= vbr;
     if (uin != win) {
-      return appendEs6(negative, uin ? s : t, k);
+      return appendEs6(negative, uin ? s : t, k, out, p);
     }
     // Both do: take the closer one, and the even one on a tie.
     long cmp = vb - ((s + t) << 1);
-    return appendEs6(negative, cmp < 0 || (cmp == 0 && (s & 0x1) == 0) ? s : t, k);
+    return appendEs6(negative, cmp < 0 || (cmp == 0 && (s & 0x1) == 0) ? s : t, k, out, p);
   }
 
   /** Computes rop(cp g 2^-127) where g = g1 2^63 + g0 (round to odd; section 9.9 of the paper). */
@@ -212,66 +254,73 @@ public final class Es6Numbers {
   }
 
   /**
-   * Returns f 10^e (f > 0), negated if {@code negative}, in the ES6 form: plain digits for decimal
-   * exponents up to 21, "0.000ddd" down to 10^-7, exponent form ({@code 1e+21}, {@code 1.5e-7})
-   * otherwise.
+   * Writes f 10^e (f > 0), negated if {@code negative}, in the ES6 form at {@code out[p]}: plain
+   * digits for decimal exponents up to 21, "0.000ddd" down to 10^-7, exponent form ({@code 1e+21},
+   * {@code 1.5e-7}) otherwise. Returns the index after it.
    */
-  private static String appendEs6(boolean negative, long f, int e) {
+  private static int appendEs6(boolean negative, long f, int e, byte[] out, int p) {
     while (f % 10 == 0) {
       f /= 10;
       e++;
     }
-    char[] digits = new char[20];
-    int start = digits.length;
-    for (long v = f; v > 0; v /= 10) {
-      digits[--start] = (char) ('0' + (int) (v % 10));
+    int k = 1; // the number of digits of f (at most 17)
+    for (long v = f / 10; v > 0; v /= 10) {
+      k++;
     }
-    int k = digits.length - start;
     int n = e + k; // the value is 0.d1..dk times 10^n
-    char[] out = new char[32]; // sign, 21 digits or "0.000000" and 17 digits or d.ddde-324
-    int p = 0;
     if (negative) {
       out[p++] = '-';
     }
     if (k <= n && n <= 21) {
-      System.arraycopy(digits, start, out, p, k);
-      p += k;
+      p = digits(f, k, out, p);
       for (int i = k; i < n; i++) {
         out[p++] = '0';
       }
     } else if (0 < n && n <= 21) {
-      System.arraycopy(digits, start, out, p, n);
-      p += n;
-      out[p++] = '.';
-      System.arraycopy(digits, start + n, out, p, k - n);
-      p += k - n;
+      // d1..dn "." dn+1..dk: the digits, then the integer part moved one place to the left.
+      int end = digits(f, k, out, p + 1);
+      System.arraycopy(out, p + 1, out, p, n);
+      out[p + n] = '.';
+      p = end;
     } else if (-6 < n && n <= 0) {
       out[p++] = '0';
       out[p++] = '.';
       for (int i = 0; i < -n; i++) {
         out[p++] = '0';
       }
-      System.arraycopy(digits, start, out, p, k);
-      p += k;
+      p = digits(f, k, out, p);
     } else {
-      out[p++] = digits[start];
+      // d1 ["." d2..dk] "e" sign exponent
+      int end = digits(f, k, out, p + 1);
+      out[p] = out[p + 1];
       if (k > 1) {
-        out[p++] = '.';
-        System.arraycopy(digits, start + 1, out, p, k - 1);
-        p += k - 1;
+        out[p + 1] = '.';
+        p = end;
+      } else {
+        p++;
       }
       out[p++] = 'e';
       int x = n - 1;
-      out[p++] = x < 0 ? '-' : '+';
+      out[p++] = (byte) (x < 0 ? '-' : '+');
       x = Math.abs(x);
       if (x >= 100) {
-        out[p++] = (char) ('0' + x / 100);
+        out[p++] = (byte) ('0' + x / 100);
       }
       if (x >= 10) {
-        out[p++] = (char) ('0' + x / 10 % 10);
+        out[p++] = (byte) ('0' + x / 10 % 10);
       }
-      out[p++] = (char) ('0' + x % 10);
+      out[p++] = (byte) ('0' + x % 10);
     }
-    return new String(out, 0, p);
+    return p;
+  }
+
+  /** Writes the {@code k} decimal digits of {@code f} at {@code out[p]}; returns p + k. */
+  private static int digits(long f, int k, byte[] out, int p) {
+    int end = p + k;
+    for (int i = end - 1; i >= p; i--) {
+      out[i] = (byte) ('0' + (int) (f % 10));
+      f /= 10;
+    }
+    return end;
   }
 }
