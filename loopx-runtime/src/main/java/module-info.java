@@ -12,9 +12,11 @@ module io.loopx.runtime {
   requires com.google.common;
   requires com.electronwill.nightconfig.core;
   requires com.electronwill.nightconfig.toml;
+  requires jdk.jfr;
 
   exports io.loopx.runtime;
   exports io.loopx.runtime.dispatch;
+  exports io.loopx.runtime.events;
   exports io.loopx.runtime.lifecycle;
   exports io.loopx.runtime.manifest;
   exports io.loopx.runtime.process;

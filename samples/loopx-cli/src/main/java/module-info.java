@@ -9,6 +9,7 @@ module io.loopx.samples.cli {
   requires io.loopx.runtime;
   requires io.loopx.scaffold;
   requires info.picocli;
+  requires java.logging; // to turn the library's log lines off (LoopxCli)
 
   // picocli injects options into the command objects reflectively.
   opens io.loopx.samples.cli to

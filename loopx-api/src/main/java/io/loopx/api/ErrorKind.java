@@ -62,7 +62,10 @@ public enum ErrorKind {
   /** A value handed to an API factory breaks its grammar (for example {@code ExtensionId.of}). */
   INVALID_VALUE,
   /** An I/O operation on durable state or a provider artifact failed. */
-  IO_FAILED;
+  IO_FAILED,
+  /** Uninstall of an extension that is still enabled (disable it first). */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  EXTENSION_ENABLED;
 
   /** Returns the snake_case name used on the wire, e.g. {@code manifest_invalid}. */
   public String wireName() {

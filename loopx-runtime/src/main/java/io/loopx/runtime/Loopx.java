@@ -10,6 +10,7 @@ import io.loopx.runtime.dispatch.ActivationCheckReceipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
+import io.loopx.runtime.events.LoopxListener;
 import io.loopx.runtime.internal.catalog.CatalogPublisher;
 import io.loopx.runtime.internal.dispatch.CapabilityDispatch;
 import io.loopx.runtime.internal.identity.IdentityCache;
@@ -18,6 +19,7 @@ import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.lifecycle.Freshness;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand;
 import io.loopx.runtime.internal.lifecycle.LifecycleEngine;
+import io.loopx.runtime.internal.observe.Observer;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.RunRequest;
@@ -30,6 +32,7 @@ import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.ExtensionListReceipt;
 import io.loopx.runtime.lifecycle.RollbackReceipt;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.lifecycle.UninstallReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.process.ProcessLauncher;
 import io.loopx.runtime.run.RunReceipt;
@@ -88,6 +91,7 @@ public final class Loopx {
   private final LifecycleEngine lifecycle;
   private final StandaloneRun standaloneRun;
   private final CapabilityDispatch dispatch;
+  private final Observer observer;
 
   private Loopx(Builder b, ActivationStore store, FileSystem fileSystem) {
     this.store = store;
@@ -110,12 +114,15 @@ public final class Loopx {
             b.providerEnvironment.filter(b.hostEnvironment),
             environment.searchPath(),
             b.providerStderrTail);
+    this.observer = new Observer(b.listeners, b.logger);
+    // Run and dispatch write only to revoke a changed runtime's identity: observed like commands.
+    ActivationStore observed = observer.writingThrough(store);
     this.catalog = new CatalogPublisher(store, freshness, VERSION, b.builtins);
-    this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog);
-    this.standaloneRun = new StandaloneRun(store, freshness, providers);
+    this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog, observer);
+    this.standaloneRun = new StandaloneRun(observed, freshness, providers);
     this.dispatch =
         new CapabilityDispatch(
-            store,
+            observed,
             freshness,
             providers,
             b.policy,
@@ -176,6 +183,17 @@ public final class Loopx {
     return lifecycle.apply(new LifecycleCommand.Rollback(id), mode);
   }
 
+  /**
+   * Removes a disabled extension's entry and its whole revision history (proofs included); a later
+   * install of the same id starts fresh. A preview reports the revisions it would remove.
+   *
+   * @throws LoopxException {@code NOT_INSTALLED}; {@code EXTENSION_ENABLED} while it is enabled
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public UninstallReceipt uninstall(ExtensionId id, Mode mode) {
+    return lifecycle.apply(new LifecycleCommand.Uninstall(id), mode);
+  }
+
   /** Runs the doctor of one extension; executed, it records the proof or revokes the identity. */
   public DoctorReceipt doctor(ExtensionId id, Mode mode) {
     return lifecycle.apply(new LifecycleCommand.Doctor(id), mode);
@@ -209,12 +227,14 @@ public final class Loopx {
    *     did is never an exception: it is the receipt's status.
    */
   public RunReceipt run(ExtensionId id, InputStream input, Mode mode) {
-    return standaloneRun.run(id, RunRequest.read(input), mode);
+    return observer.run(
+        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.read(input), mode));
   }
 
   /** As {@link #run(ExtensionId, InputStream, Mode)}, with the request given as bytes. */
   public RunReceipt run(ExtensionId id, byte[] input, Mode mode) {
-    return standaloneRun.run(id, RunRequest.parse(input), mode);
+    return observer.run(
+        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.parse(input), mode));
   }
 
   // ---------------------------------------------------------------- capability dispatch
@@ -226,12 +246,14 @@ public final class Loopx {
    * envelope and, when executing, runs the provider. A caller can never supply an envelope.
    */
   public DispatchReceipt dispatch(DispatchRequest request, InputStream input, Mode mode) {
-    return dispatch.dispatch(request, RunRequest.read(input), mode);
+    return observer.dispatch(
+        request, !mode.executes(), () -> dispatch.dispatch(request, RunRequest.read(input), mode));
   }
 
   /** As {@link #dispatch(DispatchRequest, InputStream, Mode)}, with the request given as bytes. */
   public DispatchReceipt dispatch(DispatchRequest request, byte[] input, Mode mode) {
-    return dispatch.dispatch(request, RunRequest.parse(input), mode);
+    return observer.dispatch(
+        request, !mode.executes(), () -> dispatch.dispatch(request, RunRequest.parse(input), mode));
   }
 
   /**
@@ -291,8 +313,29 @@ public final class Loopx {
     private boolean providerStderrTail = true;
     private final Map<String, byte[]> bundled = new LinkedHashMap<>();
     private DomainPolicy policy = DomainPolicy.denyAll();
+    private final List<LoopxListener> listeners = new ArrayList<>();
+    private System.Logger logger = System.getLogger(Observer.LOGGER_NAME);
 
     private Builder() {}
+
+    /**
+     * Adds listeners of this facade's events (docs/observing.md), called in the order added, on the
+     * thread that did the work, after the durable write and after the state lock was released, in
+     * commit order. A throwing listener never changes a result; its failure is logged once.
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+    public Builder listener(LoopxListener... listeners) {
+      for (LoopxListener l : listeners) {
+        this.listeners.add(Objects.requireNonNull(l, "listener"));
+      }
+      return this;
+    }
+
+    /** Logs to {@code logger} instead of {@code System.getLogger("io.loopx")} (tests). */
+    Builder logger(System.Logger logger) {
+      this.logger = Objects.requireNonNull(logger, "logger");
+      return this;
+    }
 
     /** Uses {@code policy} to decide effectful dispatches (default: deny all). */
     public Builder domainPolicy(DomainPolicy policy) {

@@ -90,6 +90,18 @@ public final class DocumentedKeys {
           "doctor",
           "target_identity_proven");
 
+  /** An uninstall receipt ({@code loopx_extension_operation_v0}). */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public static final List<String> UNINSTALL =
+      List.of(
+          "ok",
+          "schema_version",
+          "operation",
+          "dry_run",
+          "changed",
+          "extension_id",
+          "removed_revisions");
+
   /** A doctor batch ({@code loopx_extension_doctor_batch_v0}). */
   public static final List<String> DOCTOR_BATCH =
       List.of(

@@ -6,7 +6,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** JSON helpers shared by the lifecycle receipts (package-private). */
 final class Receipts {
-  /** The schema of install, upgrade, enable, disable and rollback receipts. */
+  /** The schema of install, upgrade, enable, disable, rollback and uninstall receipts. */
   static final String OPERATION_SCHEMA = "loopx_extension_operation_v0";
 
   private Receipts() {}

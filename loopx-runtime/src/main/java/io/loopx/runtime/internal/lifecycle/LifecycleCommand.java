@@ -9,6 +9,7 @@ import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.ExtensionListReceipt;
 import io.loopx.runtime.lifecycle.RollbackReceipt;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.lifecycle.UninstallReceipt;
 import io.loopx.runtime.state.ActivationState;
 import java.nio.file.Path;
 import java.util.List;
@@ -199,6 +200,35 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     public LifecyclePlan<RollbackReceipt> plan(
         ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
       return LifecyclePlanner.rollback(state, this, execute, observed);
+    }
+  }
+
+  /**
+   * Remove a disabled extension's entry and its whole revision history.
+   *
+   * @param id the extension
+   */
+  record Uninstall(ExtensionId id) implements LifecycleCommand<UninstallReceipt> {
+    /** Rejects null. */
+    public Uninstall {
+      Objects.requireNonNull(id, "id");
+    }
+
+    @Override
+    public String operation() {
+      return "uninstall";
+    }
+
+    @Override
+    public List<Target> targets(ActivationState state, boolean execute) {
+      LifecyclePlanner.checkUninstall(state, id);
+      return List.of();
+    }
+
+    @Override
+    public LifecyclePlan<UninstallReceipt> plan(
+        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.uninstall(state, this, execute);
     }
   }
 

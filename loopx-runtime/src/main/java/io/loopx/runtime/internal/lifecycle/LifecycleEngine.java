@@ -1,10 +1,12 @@
 package io.loopx.runtime.internal.lifecycle;
 
 import io.loopx.api.ExtensionId;
+import io.loopx.api.LoopxException;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.internal.catalog.CatalogPublisher;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.observe.Observer;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
@@ -24,6 +26,7 @@ public final class LifecycleEngine {
   private final Prober prober;
   private final CatalogPublisher catalog;
   private final RuntimeResolver resolver;
+  private final Observer observer;
 
   /** Creates the engine over {@code store}, checking candidates against {@code catalog}. */
   public LifecycleEngine(
@@ -32,16 +35,31 @@ public final class LifecycleEngine {
       ProviderLaunch providers,
       FileSystem fileSystem,
       CatalogPublisher catalog) {
+    this(store, resolver, providers, fileSystem, catalog, Observer.silent());
+  }
+
+  /** As above, reporting executed writes, doctor results and failures to {@code observer}. */
+  public LifecycleEngine(
+      ActivationStore store,
+      RuntimeResolver resolver,
+      ProviderLaunch providers,
+      FileSystem fileSystem,
+      CatalogPublisher catalog,
+      Observer observer) {
     this.store = store;
     this.prober = new Prober(resolver, providers, fileSystem);
     this.catalog = catalog;
     this.resolver = resolver;
+    this.observer = observer;
   }
 
   /** Applies {@code command}; a preview changes nothing and runs no provider code. */
   public <R extends Receipt> R apply(LifecycleCommand<R> command, Mode mode) {
     try {
       return applyOnce(command, mode);
+    } catch (LoopxException e) {
+      observer.lifecycleFailed(command.operation(), mode.executes(), e);
+      throw e;
     } finally {
       resolver.cache().ifPresent(c -> c.flush());
     }
@@ -54,14 +72,26 @@ public final class LifecycleEngine {
     // Install and upgrade fail closed when the candidate would conflict with the catalog.
     command.candidate().ifPresent(m -> catalog.checkCandidate(state, m));
     Map<ExtensionId, Observation> observed = new HashMap<>();
+    boolean batch = command instanceof LifecycleCommand.DoctorAllEnabled;
+    int index = 0;
     for (Target t : targets) {
+      if (batch && t.probe()) {
+        observer.progress(++index, targets.size(), t.id());
+      }
       observed.put(t.id(), prober.observe(t));
     }
     LifecyclePlan<R> plan = command.plan(state, execute, observed);
-    if (execute && !plan.changes().isEmpty()) {
-      // The matching registry generation is published by the next reader (registry(), dispatch,
-      // catalog), which re-reads the state anyway: several writes in a row compose it once.
-      store.update(command.operation(), plan.changes());
+    if (execute) {
+      var packets = Observer.packets(plan.receipt(), plan.failure());
+      var results = Observer.doctorResults(command.operation(), packets);
+      if (plan.changes().isEmpty()) {
+        observer.publish(results);
+      } else {
+        // The matching registry generation is published by the next reader (registry(), dispatch,
+        // catalog), which re-reads the state anyway: several writes in a row compose it once.
+        observer.commit(
+            store, command.operation(), plan.changes(), Observer.statuses(packets), results);
+      }
     }
     if (plan.failure().isPresent()) {
       throw plan.failure().get();

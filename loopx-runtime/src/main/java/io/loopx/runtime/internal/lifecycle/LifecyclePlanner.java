@@ -9,6 +9,7 @@ import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Doctor;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Enable;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Install;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Rollback;
+import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Uninstall;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Upgrade;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
@@ -19,6 +20,7 @@ import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.lifecycle.ExtensionListReceipt;
 import io.loopx.runtime.lifecycle.RollbackReceipt;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.lifecycle.UninstallReceipt;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -222,6 +224,30 @@ final class LifecyclePlanner {
             r.activeRevision(),
             Optional.empty()),
         List.of(change(r, ExtensionRecords.withEnabled(r, false))));
+  }
+
+  static LifecyclePlan<UninstallReceipt> uninstall(
+      ActivationState state, Uninstall command, boolean execute) {
+    ExtensionRecord r = checkUninstall(state, command.id());
+    List<io.loopx.api.Revision> revisions =
+        r.revisions().stream().map(RevisionSnapshot::revision).toList();
+    if (!execute) {
+      return LifecyclePlan.succeed(new UninstallReceipt(true, false, r.id(), revisions), List.of());
+    }
+    return LifecyclePlan.succeed(
+        new UninstallReceipt(false, true, r.id(), revisions),
+        List.of(new EntryChange(r.id(), Optional.of(r), Optional.empty())));
+  }
+
+  /** Uninstall needs an installed, disabled extension. */
+  static ExtensionRecord checkUninstall(ActivationState state, ExtensionId id) {
+    ExtensionRecord r = state.installed(id);
+    if (r.enabled()) {
+      throw new LoopxException(
+          ErrorKind.EXTENSION_ENABLED,
+          "extension `" + id + "` is enabled; disable it before uninstalling");
+    }
+    return r;
   }
 
   static LifecyclePlan<RollbackReceipt> rollback(

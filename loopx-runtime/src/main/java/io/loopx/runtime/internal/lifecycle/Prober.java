@@ -4,6 +4,7 @@ import io.loopx.api.ApiRange;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.observe.JfrEvents;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.process.LaunchOutcome;
@@ -53,16 +54,25 @@ final class Prober {
       // The ladder stops before the probe (not configured, incompatible) or none was asked for.
       return new Observation(runtime, Optional.empty());
     }
+    JfrEvents.DoctorProbe jfr = new JfrEvents.DoctorProbe();
+    jfr.begin();
     LaunchResult result =
         providers.launch(
             providers
                 .request(
                     resolved, spec, spec.doctorArgs(), target.id(), target.manifest().revision())
                 .build());
+    ProbeOutcome outcome = outcome(result, resolved, target);
+    jfr.end();
+    if (jfr.shouldCommit()) {
+      jfr.set(
+          target.id().value(),
+          target.manifest().revision().value(),
+          outcome.failure().map(DoctorFailure::wireName).orElse("passed"));
+      jfr.commit();
+    }
     return new Observation(
-        runtime,
-        Optional.of(
-            outcome(result, resolved, target).contained(providers.containment()).saying(result)));
+        runtime, Optional.of(outcome.contained(providers.containment()).saying(result)));
   }
 
   private ProbeOutcome outcome(

@@ -22,13 +22,16 @@ import java.util.Optional;
  * @param providerEnvironment the environment handed to provider processes; empty means the process
  *     environment
  * @param temporaryDirectory where {@code demo} creates its fresh runtime root
+ * @param stderrTerminal whether file descriptor 2 is a terminal ({@link Terminal#isStderr()}):
+ *     text-format progress of long batch work is shown there
  */
 record CliEnvironment(
     Path userHome,
     boolean colour,
     Map<String, byte[]> bundledManifests,
     Optional<Map<String, String>> providerEnvironment,
-    Path temporaryDirectory) {
+    Path temporaryDirectory,
+    boolean stderrTerminal) {
 
   /** The ids of the extensions the sample host ships; missing ones are skipped. */
   static final List<String> BUNDLED_IDS = List.of("loopx-text-stats", "semantic-preference-local");
@@ -41,6 +44,16 @@ record CliEnvironment(
     bundledManifests.forEach((id, bytes) -> copy.put(id, bytes.clone()));
     bundledManifests = Collections.unmodifiableMap(copy);
     providerEnvironment = providerEnvironment.map(Map::copyOf);
+  }
+
+  /** An environment whose stderr is not a terminal. */
+  CliEnvironment(
+      Path userHome,
+      boolean colour,
+      Map<String, byte[]> bundledManifests,
+      Optional<Map<String, String>> providerEnvironment,
+      Path temporaryDirectory) {
+    this(userHome, colour, bundledManifests, providerEnvironment, temporaryDirectory, false);
   }
 
   /** An environment whose temporary directory is this JVM's {@code java.io.tmpdir}. */
@@ -72,7 +85,8 @@ record CliEnvironment(
         System.console() != null && System.getenv("NO_COLOR") == null,
         bundledResources(BUNDLED_IDS),
         Optional.empty(),
-        systemTemporaryDirectory());
+        systemTemporaryDirectory(),
+        Terminal.isStderr());
   }
 
   /**

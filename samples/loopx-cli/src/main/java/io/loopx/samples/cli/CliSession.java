@@ -3,6 +3,8 @@ package io.loopx.samples.cli;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.runtime.Loopx;
+import io.loopx.runtime.events.DoctorProgress;
+import io.loopx.runtime.events.LoopxEvent;
 import io.loopx.runtime.lifecycle.DoctorNotReadyException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -103,7 +105,27 @@ final class CliSession {
             .domainPolicy(new SampleHostPolicy());
     environment.bundledManifests().forEach(builder::bundledManifest);
     environment.providerEnvironment().ifPresent(builder::hostEnvironment);
+    if (settings.format() == Format.TEXT && environment.stderrTerminal()) {
+      builder.listener(this::progress);
+    }
     return builder.build();
+  }
+
+  /**
+   * Shows the progress of a doctor batch on stderr (text format, stderr a terminal): one line per
+   * extension about to be probed, {@code loopx: doctor <n> of <m>: <id>}.
+   */
+  private void progress(LoopxEvent event) {
+    if (event instanceof DoctorProgress p) {
+      err.println(
+          "loopx: doctor "
+              + p.index()
+              + " of "
+              + p.total()
+              + ": "
+              + SafeText.escaped(p.extensionId().value()));
+      err.flush();
+    }
   }
 
   /** Prints a command's result in the session's format and returns its exit code. */

@@ -29,7 +29,9 @@ final class CommandTree {
   @Command(
       name = "extension",
       mixinStandardHelpOptions = true,
-      description = "Install, upgrade, check, enable, disable, roll back, list and run extensions.")
+      description =
+          "Install, upgrade, check, enable, disable, roll back, uninstall, list and run"
+              + " extensions.")
   static final class Extension extends CommandGroup {}
 
   /** The group {@code loopx capability}. */
@@ -65,6 +67,7 @@ final class CommandTree {
             .addSubcommand(new ExtensionEnableCommand(session))
             .addSubcommand(new ExtensionDisableCommand(session))
             .addSubcommand(new ExtensionRollbackCommand(session))
+            .addSubcommand(new ExtensionUninstallCommand(session))
             .addSubcommand(new ExtensionRunCommand(session))
             .addSubcommand(new ExtensionInitCommand(session));
     CommandLine capability =

@@ -28,10 +28,18 @@ import picocli.CommandLine;
  * {@code ok:false}, 2 any error. Never a stack trace.
  */
 public final class LoopxCli {
+  /**
+   * The library's {@code System.Logger} lines ({@code io.loopx}, docs/observing.md) are off in the
+   * CLI: every byte the CLI prints goes through {@link CliSession}. Held so the level sticks.
+   */
+  private static final java.util.logging.Logger LIBRARY_LOG =
+      java.util.logging.Logger.getLogger("io.loopx");
+
   private LoopxCli() {}
 
   /** Runs {@code loopx} on the process's stdout and stderr and exits with its exit code. */
   public static void main(String[] args) {
+    LIBRARY_LOG.setLevel(java.util.logging.Level.OFF);
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, UTF_8);
     PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, UTF_8);
     int code = execute(args, System.in, out, err);

@@ -52,6 +52,18 @@ class CliJarIT {
   }
 
   @Test
+  void uninstallEndToEndWithTheLibraryLogOff() throws Exception {
+    // json() also checks that stderr stays empty: the library's INFO lines do not reach it.
+    json(0, "extension", "install", "--manifest", manifest1, "--execute");
+    json(2, "extension", "uninstall", "demo-ext", "--execute");
+    json(0, "extension", "disable", "demo-ext", "--execute");
+    ObjectNode removed = json(0, "extension", "uninstall", "demo-ext", "--execute");
+    assertThat(removed.get("changed").booleanValue()).isTrue();
+    assertThat(removed.get("removed_revisions")).hasSize(1);
+    assertThat(json(0, "extension", "list").get("extensions")).isEmpty();
+  }
+
+  @Test
   void theLifecycleWalk() throws Exception {
     ObjectNode preview = json(0, "extension", "install", "--manifest", manifest1);
     assertThat(preview.get("dry_run").booleanValue()).isTrue();

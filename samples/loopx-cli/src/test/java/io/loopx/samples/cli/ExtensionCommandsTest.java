@@ -59,7 +59,7 @@ class ExtensionCommandsTest {
     assertThat(r.get("changed").booleanValue()).isFalse();
     assertThat(r.get("extension_id").stringValue()).isEqualTo("demo-ext");
     assertThat(r.get("version").stringValue()).isEqualTo("1.0.0");
-    assertThat(r.get("revision").stringValue()).matches("[0-9a-f]{16}");
+    assertThat(r.get("revision").stringValue()).matches("[0-9a-f]+");
     assertThat(r.get("previous_revision").isNull()).isTrue();
     assertThat(r.get("enabled").isNull()).isTrue();
     assertThat(r.get("rollback_available").booleanValue()).isFalse();
@@ -482,6 +482,48 @@ class ExtensionCommandsTest {
   void toggleFailures() {
     cli.error("not_installed", "extension", "enable", "ghost-ext");
     cli.error("not_installed", "extension", "disable", "ghost-ext", "--execute");
+  }
+
+  // ------------------------------------------------------------------ uninstall
+
+  @Test
+  void uninstallPreviewExecuteAndReinstall() {
+    String revision = installExecuted().get("revision").stringValue();
+    cli.error("extension_enabled", "extension", "uninstall", "demo-ext", "--execute");
+    cli.json(0, "extension", "disable", "demo-ext", "--execute");
+
+    ObjectNode preview = cli.json(0, "extension", "uninstall", "demo-ext");
+    assertThat(DocumentedKeys.of(preview)).containsExactlyElementsOf(DocumentedKeys.UNINSTALL);
+    assertThat(preview.get("operation").stringValue()).isEqualTo("uninstall");
+    assertThat(preview.get("dry_run").booleanValue()).isTrue();
+    assertThat(preview.get("changed").booleanValue()).isFalse();
+    assertThat(preview.get("removed_revisions").get(0).stringValue()).isEqualTo(revision);
+    assertThat(cli.json(0, "extension", "list").get("extensions")).hasSize(1);
+
+    ObjectNode executed = cli.json(0, "extension", "uninstall", "demo-ext", "--execute");
+    assertThat(executed.get("changed").booleanValue()).isTrue();
+    assertThat(cli.json(0, "extension", "list").get("extensions")).isEmpty();
+    cli.error("not_installed", "extension", "uninstall", "demo-ext", "--execute");
+
+    ObjectNode again = installExecuted();
+    assertThat(again.get("previous_revision").isNull()).isTrue();
+  }
+
+  @Test
+  void uninstallText() {
+    installExecuted();
+    cli.json(0, "extension", "disable", "demo-ext", "--execute");
+
+    Cli.Result preview = cli.run("extension", "uninstall", "demo-ext");
+    assertThat(preview.exitCode()).isZero();
+    assertThat(preview.stdout())
+        .containsPattern("(?m)^operation: +uninstall$")
+        .containsPattern("(?m)^removed_revisions: +\\[[0-9a-f]+\\]$")
+        .contains("Preview only: nothing was changed. Add --execute to apply.");
+    Cli.Result refused = cli.run("extension", "uninstall", "ghost-ext", "--execute");
+    assertThat(refused.exitCode()).isEqualTo(2);
+    assertThat(refused.stderr())
+        .startsWith("loopx: error [not_installed]: extension `ghost-ext` is not installed");
   }
 
   // ------------------------------------------------------------------ rollback

@@ -1,0 +1,18 @@
+package io.loopx.runtime.events;
+
+import org.apiguardian.api.API;
+
+/**
+ * An event of one {@code Loopx}. Immutable; delivered to the listeners on the thread that did the
+ * work, after the durable write it reports and after the state lock was released, in commit order
+ * (docs/observing.md). Changes committed by other processes or other {@code Loopx} instances on the
+ * same state emit nothing here.
+ */
+@API(status = API.Status.EXPERIMENTAL, since = "0.2")
+public sealed interface LoopxEvent
+    permits LifecycleTransition,
+        DoctorResult,
+        DoctorProgress,
+        DispatchCompleted,
+        RunCompleted,
+        StoreConflict {}

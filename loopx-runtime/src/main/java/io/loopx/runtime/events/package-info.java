@@ -1,0 +1,9 @@
+/**
+ * What a {@code Loopx} did, as immutable typed events for the host's {@link
+ * io.loopx.runtime.events.LoopxListener}s (docs/observing.md): executed lifecycle transitions,
+ * doctor results and progress, dispatches and runs, and refused compare-and-set writes.
+ *
+ * <p>Worker spawn, retire and crash events are not defined yet (a TODO until warm workers exist).
+ */
+@org.apiguardian.api.API(status = org.apiguardian.api.API.Status.EXPERIMENTAL, since = "0.2")
+package io.loopx.runtime.events;

@@ -1,0 +1,515 @@
+package io.loopx.runtime.internal.observe;
+
+import io.loopx.api.ErrorKind;
+import io.loopx.api.ExtensionId;
+import io.loopx.api.LoopxException;
+import io.loopx.runtime.Receipt;
+import io.loopx.runtime.dispatch.DispatchReceipt;
+import io.loopx.runtime.dispatch.DispatchRequest;
+import io.loopx.runtime.events.CallOutcome;
+import io.loopx.runtime.events.DispatchCompleted;
+import io.loopx.runtime.events.DoctorProgress;
+import io.loopx.runtime.events.DoctorResult;
+import io.loopx.runtime.events.LifecycleTransition;
+import io.loopx.runtime.events.LoopxEvent;
+import io.loopx.runtime.events.LoopxListener;
+import io.loopx.runtime.events.RunCompleted;
+import io.loopx.runtime.events.StoreConflict;
+import io.loopx.runtime.events.TransitionCause;
+import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.DoctorNotReadyException;
+import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.lifecycle.RollbackReceipt;
+import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.ActivationStore;
+import io.loopx.runtime.state.EntryChange;
+import io.loopx.runtime.state.ExtensionRecord;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * What one {@code Loopx} tells the outside world (docs/observing.md): the events for its listeners,
+ * one {@link System.Logger} line per executed change and per failure, and the JFR events of its
+ * writes, dispatches and runs.
+ *
+ * <p>Delivery: every batch of events takes a ticket; a write takes its ticket while it still holds
+ * this observer's commit lock, right after the store returned, so tickets follow commit order.
+ * Batches are delivered in ticket order on the thread that produced them, after the write and after
+ * the state lock was released. Events of a write made by a listener (on the delivering thread) are
+ * delivered by that thread once the current event is done, still in ticket order. Without listeners
+ * nothing is locked or sequenced.
+ */
+public final class Observer {
+  /** The logger name LoopX logs under. */
+  public static final String LOGGER_NAME = "io.loopx";
+
+  private final List<LoopxListener> listeners;
+  private final System.Logger log;
+  private final ReentrantLock commitLock = new ReentrantLock();
+  private final AtomicLong tickets = new AtomicLong();
+  private final ReentrantLock turnLock = new ReentrantLock();
+  private final Condition turn = turnLock.newCondition();
+  private long nowServing; // guarded by turnLock
+  private final ThreadLocal<Deque<Batch>> nested = ThreadLocal.withInitial(ArrayDeque::new);
+  private final ThreadLocal<Boolean> delivering = ThreadLocal.withInitial(() -> false);
+  private final Set<LoopxListener> reported = ConcurrentHashMap.newKeySet();
+
+  private record Batch(long ticket, List<LoopxEvent> events) {}
+
+  /** Creates an observer delivering to {@code listeners} and logging to {@code log}. */
+  public Observer(List<LoopxListener> listeners, System.Logger log) {
+    this.listeners = List.copyOf(listeners);
+    this.log = log;
+  }
+
+  /** Returns an observer without listeners that logs to {@link #LOGGER_NAME}. */
+  public static Observer silent() {
+    return new Observer(List.of(), System.getLogger(LOGGER_NAME));
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  /**
+   * Applies {@code changes} through {@code store} (see {@link ActivationStore#update}) and then
+   * reports it: a JFR write event, one log line and one {@link LifecycleTransition} per changed
+   * entry, after the {@code before} events (the doctor results of the command); a refused
+   * compare-and-set is a {@link StoreConflict}.
+   *
+   * @param doctor the doctor status the command evaluated, by extension
+   */
+  public ActivationState commit(
+      ActivationStore store,
+      String operation,
+      List<EntryChange> changes,
+      Map<ExtensionId, DoctorStatus> doctor,
+      List<LoopxEvent> before) {
+    JfrEvents.LifecycleWrite jfr = new JfrEvents.LifecycleWrite();
+    jfr.begin();
+    boolean sequenced = !listeners.isEmpty();
+    if (sequenced) {
+      commitLock.lock();
+    }
+    ActivationState after;
+    long ticket;
+    try {
+      after = store.update(operation, changes);
+      ticket = sequenced ? tickets.getAndIncrement() : -1;
+    } catch (RuntimeException e) {
+      long failedTicket = sequenced ? tickets.getAndIncrement() : -1;
+      unlock(sequenced);
+      refused(jfr, operation, changes, e, failedTicket, before);
+      throw e;
+    } finally {
+      unlock(sequenced);
+    }
+    writeEvent(jfr, operation, changes, "written");
+    List<LoopxEvent> events = new ArrayList<>(before);
+    for (EntryChange c : changes) {
+      if (!c.changes()) {
+        continue;
+      }
+      LifecycleTransition t = transition(operation, c, doctor);
+      events.add(t);
+      log.log(Level.INFO, () -> line(t));
+    }
+    deliver(ticket, events);
+    return after;
+  }
+
+  private void refused(
+      JfrEvents.LifecycleWrite jfr,
+      String operation,
+      List<EntryChange> changes,
+      RuntimeException e,
+      long ticket,
+      List<LoopxEvent> before) {
+    List<LoopxEvent> events = new ArrayList<>(before);
+    String outcome = "failed";
+    if (e instanceof LoopxException l) {
+      outcome = l.kind().wireName();
+      if (l.kind() == ErrorKind.STATE_CONFLICT) {
+        List<ExtensionId> ids = changes.stream().map(EntryChange::id).toList();
+        events.add(new StoreConflict(operation, ids));
+        log.log(Level.WARNING, () -> "loopx: " + operation + " refused: state changed " + ids);
+      }
+    }
+    writeEvent(jfr, operation, changes, outcome);
+    deliver(ticket, events);
+  }
+
+  /** Returns a store that reads through {@code store} and writes through {@link #commit}. */
+  public ActivationStore writingThrough(ActivationStore store) {
+    Observer self = this;
+    return new ActivationStore() {
+      @Override
+      public ActivationState read() {
+        return store.read();
+      }
+
+      @Override
+      public ActivationState update(String operation, List<EntryChange> changes) {
+        return self.commit(store, operation, changes, Map.of(), List.of());
+      }
+    };
+  }
+
+  private void unlock(boolean sequenced) {
+    if (sequenced && commitLock.isHeldByCurrentThread()) {
+      commitLock.unlock();
+    }
+  }
+
+  private static void writeEvent(
+      JfrEvents.LifecycleWrite jfr, String operation, List<EntryChange> changes, String outcome) {
+    jfr.end();
+    if (jfr.shouldCommit()) {
+      jfr.operation = operation;
+      jfr.extensions = String.join(",", changes.stream().map(c -> c.id().value()).toList());
+      jfr.outcome = outcome;
+      jfr.commit();
+    }
+  }
+
+  private static LifecycleTransition transition(
+      String operation, EntryChange c, Map<ExtensionId, DoctorStatus> doctor) {
+    Optional<DoctorStatus> status = Optional.ofNullable(doctor.get(c.id()));
+    TransitionCause cause;
+    if (operation.equals("run") || operation.equals("dispatch")) {
+      cause = TransitionCause.CHANGED_DURING_CALL;
+    } else if (status.isPresent() && status.get() != DoctorStatus.READY) {
+      cause = TransitionCause.FAILED_PROBE;
+    } else {
+      cause = TransitionCause.COMMAND;
+    }
+    return new LifecycleTransition(
+        operation,
+        c.id(),
+        c.expected().map(ExtensionRecord::activeRevision),
+        c.replacement().map(ExtensionRecord::activeRevision),
+        c.expected().map(ExtensionRecord::enabled).orElse(false),
+        c.replacement().map(ExtensionRecord::enabled).orElse(false),
+        status,
+        cause);
+  }
+
+  static String line(LifecycleTransition t) {
+    return "loopx: "
+        + t.operation()
+        + " "
+        + t.extensionId()
+        + " revision "
+        + t.previousRevision().map(Object::toString).orElse("-")
+        + " -> "
+        + t.newRevision().map(Object::toString).orElse("-")
+        + ", enabled "
+        + t.enabledBefore()
+        + " -> "
+        + t.enabledAfter()
+        + t.doctorStatus().map(s -> ", doctor " + s.wireName()).orElse("")
+        + " ("
+        + t.cause().wireName()
+        + ")";
+  }
+
+  // ------------------------------------------------------------------ lifecycle commands
+
+  /** Returns the doctor packets a lifecycle command's receipt or failure carries. */
+  public static List<DoctorReceipt> packets(
+      Optional<? extends Receipt> receipt, Optional<?> failure) {
+    List<DoctorReceipt> packets = new ArrayList<>();
+    receipt.ifPresent(
+        r -> {
+          if (r instanceof DoctorReceipt d) {
+            packets.add(d);
+          } else if (r instanceof DoctorBatchReceipt b) {
+            packets.addAll(b.packets());
+          } else if (r instanceof ActivationReceipt a) {
+            packets.add(a.doctor());
+          } else if (r instanceof RollbackReceipt rb) {
+            packets.add(rb.doctor());
+          } else if (r instanceof ToggleReceipt t) {
+            t.doctor().ifPresent(packets::add);
+          }
+        });
+    failure.ifPresent(
+        f -> {
+          if (f instanceof DoctorNotReadyException n) {
+            packets.add(n.doctor());
+          }
+        });
+    return packets;
+  }
+
+  /** Returns the {@link DoctorResult}s of {@code packets}. */
+  public static List<LoopxEvent> doctorResults(String operation, List<DoctorReceipt> packets) {
+    List<LoopxEvent> events = new ArrayList<>();
+    for (DoctorReceipt p : packets) {
+      events.add(
+          new DoctorResult(operation, p.extensionId(), p.version(), p.status(), p.failure()));
+    }
+    return events;
+  }
+
+  /** Returns the status of each packet, by extension. */
+  public static Map<ExtensionId, DoctorStatus> statuses(List<DoctorReceipt> packets) {
+    Map<ExtensionId, DoctorStatus> statuses = new HashMap<>();
+    packets.forEach(p -> statuses.put(p.extensionId(), p.status()));
+    return statuses;
+  }
+
+  /** Delivers events that report no write (doctor results of a command that wrote nothing). */
+  public void publish(List<LoopxEvent> events) {
+    if (listeners.isEmpty() || events.isEmpty()) {
+      return;
+    }
+    deliver(tickets.getAndIncrement(), events);
+  }
+
+  /** Reports that a doctor batch is about to probe extension {@code index} of {@code total}. */
+  public void progress(int index, int total, ExtensionId id) {
+    publish(List.of(new DoctorProgress(index, total, id)));
+  }
+
+  /** Logs a failed lifecycle command: executed at INFO (WARNING for operational kinds). */
+  public void lifecycleFailed(String operation, boolean execute, LoopxException e) {
+    Level level = !execute ? Level.DEBUG : operational(e.kind()) ? Level.WARNING : Level.INFO;
+    log.log(
+        level,
+        () ->
+            "loopx: "
+                + operation
+                + (execute ? "" : " preview")
+                + " failed ["
+                + e.kind().wireName()
+                + "]: "
+                + e.getMessage());
+  }
+
+  private static boolean operational(ErrorKind kind) {
+    return switch (kind) {
+      case STATE_UNREADABLE, STATE_LOCKED, STATE_CONFLICT, IO_FAILED, ENVELOPE_MISMATCH -> true;
+      default -> false;
+    };
+  }
+
+  // ------------------------------------------------------------------ calls
+
+  /** Measures and reports one dispatch: JFR, a log line, a {@link DispatchCompleted}. */
+  public DispatchReceipt dispatch(
+      DispatchRequest request, boolean preview, Supplier<DispatchReceipt> call) {
+    JfrEvents.Dispatch jfr = new JfrEvents.Dispatch();
+    jfr.begin();
+    long start = System.nanoTime();
+    DispatchReceipt receipt;
+    try {
+      receipt = call.get();
+    } catch (LoopxException e) {
+      CallOutcome outcome = CallOutcome.refused(e.kind());
+      dispatched(jfr, request, Optional.empty(), preview, start, outcome);
+      throw e;
+    }
+    dispatched(
+        jfr, request, Optional.of(receipt), preview, start, CallOutcome.of(receipt.outcome()));
+    return receipt;
+  }
+
+  private void dispatched(
+      JfrEvents.Dispatch jfr,
+      DispatchRequest request,
+      Optional<DispatchReceipt> receipt,
+      boolean preview,
+      long start,
+      CallOutcome outcome) {
+    Duration duration = Duration.ofNanos(System.nanoTime() - start);
+    jfr.end();
+    if (jfr.shouldCommit()) {
+      jfr.capability = request.capabilityId().value();
+      jfr.protocol = request.protocol().value();
+      jfr.action = request.action().value();
+      jfr.provider = receipt.map(r -> r.providerId().value()).orElse("");
+      jfr.revision = receipt.map(r -> r.revision().value()).orElse("");
+      jfr.preview = preview;
+      jfr.outcome = outcome.wireName();
+      jfr.commit();
+    }
+    DispatchCompleted event =
+        new DispatchCompleted(
+            request.capabilityId(),
+            request.protocol(),
+            request.action(),
+            receipt.map(DispatchReceipt::providerId),
+            receipt.map(DispatchReceipt::revision),
+            preview,
+            duration,
+            outcome);
+    callLine(
+        preview,
+        outcome,
+        () ->
+            "loopx: dispatch "
+                + request.capabilityId()
+                + " "
+                + request.action()
+                + event.providerId().map(p -> " by " + p).orElse("")
+                + (preview ? " preview" : "")
+                + ": "
+                + outcome.wireName()
+                + " in "
+                + duration.toMillis()
+                + " ms");
+    publish(List.of(event));
+  }
+
+  /** Measures and reports one run: JFR, a log line, a {@link RunCompleted}. */
+  public RunReceipt run(ExtensionId id, boolean preview, Supplier<RunReceipt> call) {
+    JfrEvents.Run jfr = new JfrEvents.Run();
+    jfr.begin();
+    long start = System.nanoTime();
+    RunReceipt receipt;
+    try {
+      receipt = call.get();
+    } catch (LoopxException e) {
+      ran(jfr, id, Optional.empty(), preview, start, CallOutcome.refused(e.kind()));
+      throw e;
+    }
+    ran(jfr, id, Optional.of(receipt), preview, start, CallOutcome.of(receipt.outcome()));
+    return receipt;
+  }
+
+  private void ran(
+      JfrEvents.Run jfr,
+      ExtensionId id,
+      Optional<RunReceipt> receipt,
+      boolean preview,
+      long start,
+      CallOutcome outcome) {
+    Duration duration = Duration.ofNanos(System.nanoTime() - start);
+    jfr.end();
+    if (jfr.shouldCommit()) {
+      jfr.extension = id.value();
+      jfr.revision = receipt.map(r -> r.revision().value()).orElse("");
+      jfr.preview = preview;
+      jfr.outcome = outcome.wireName();
+      jfr.commit();
+    }
+    RunCompleted event =
+        new RunCompleted(id, receipt.map(RunReceipt::revision), preview, duration, outcome);
+    callLine(
+        preview,
+        outcome,
+        () ->
+            "loopx: run "
+                + id
+                + (preview ? " preview" : "")
+                + ": "
+                + outcome.wireName()
+                + " in "
+                + duration.toMillis()
+                + " ms");
+    publish(List.of(event));
+  }
+
+  /**
+   * A call's line: a provider that failed or was refused is INFO (WARNING for operational kinds), a
+   * success DEBUG. The line names ids and statuses, never the request or the response.
+   */
+  private void callLine(boolean preview, CallOutcome outcome, Supplier<String> line) {
+    Level level;
+    if (outcome.error().isPresent()) {
+      level = operational(outcome.error().get()) ? Level.WARNING : Level.INFO;
+    } else if (outcome.failure().isPresent()) {
+      level = Level.WARNING;
+    } else {
+      level = Level.DEBUG;
+    }
+    if (preview && level != Level.WARNING) {
+      level = Level.DEBUG;
+    }
+    log.log(level, line);
+  }
+
+  // ------------------------------------------------------------------ delivery
+
+  private void deliver(long ticket, List<LoopxEvent> events) {
+    if (ticket < 0) {
+      return;
+    }
+    Deque<Batch> mine = nested.get();
+    mine.add(new Batch(ticket, List.copyOf(events)));
+    if (delivering.get()) {
+      return; // a listener wrote: the outer delivery on this thread takes it in turn
+    }
+    delivering.set(true);
+    try {
+      while (!mine.isEmpty()) {
+        Batch b = mine.poll();
+        awaitTurn(b.ticket());
+        try {
+          b.events().forEach(this::toListeners);
+        } finally {
+          advance();
+        }
+      }
+    } finally {
+      delivering.set(false);
+    }
+  }
+
+  private void awaitTurn(long ticket) {
+    turnLock.lock();
+    try {
+      while (nowServing != ticket) {
+        turn.awaitUninterruptibly();
+      }
+    } finally {
+      turnLock.unlock();
+    }
+  }
+
+  private void advance() {
+    turnLock.lock();
+    try {
+      nowServing++;
+      turn.signalAll();
+    } finally {
+      turnLock.unlock();
+    }
+  }
+
+  @SuppressWarnings("IllegalCatch")
+  private void toListeners(LoopxEvent event) {
+    for (LoopxListener l : listeners) {
+      try {
+        l.onEvent(event);
+      } catch (RuntimeException e) {
+        if (reported.add(l)) {
+          log.log(
+              Level.WARNING,
+              "loopx: listener "
+                  + l.getClass().getName()
+                  + " threw on "
+                  + event.getClass().getSimpleName()
+                  + "; its later failures are not logged",
+              e);
+        }
+      }
+    }
+  }
+}
