@@ -62,7 +62,13 @@ public enum ErrorKind {
   /** A value handed to an API factory breaks its grammar (for example {@code ExtensionId.of}). */
   INVALID_VALUE,
   /** An I/O operation on durable state or a provider artifact failed. */
-  IO_FAILED;
+  IO_FAILED,
+  /**
+   * No warm worker of the provider had a free slot within the request's time (docs/contract/
+   * worker.md): every process of the pool is busy up to {@code max_in_flight}.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  PROVIDER_BUSY;
 
   /** Returns the snake_case name used on the wire, e.g. {@code manifest_invalid}. */
   public String wireName() {

@@ -77,7 +77,7 @@ import org.apiguardian.api.API;
  * activation state afresh and works on the registry generation that matches it.
  */
 @API(status = API.Status.STABLE, since = "0.1")
-public final class Loopx {
+public final class Loopx implements AutoCloseable {
   /** This library's version (also the version of every built-in provider). */
   public static final String VERSION = readVersion();
 
@@ -88,6 +88,7 @@ public final class Loopx {
   private final LifecycleEngine lifecycle;
   private final StandaloneRun standaloneRun;
   private final CapabilityDispatch dispatch;
+  private final ProviderLaunch providers;
 
   private Loopx(Builder b, ActivationStore store, FileSystem fileSystem) {
     this.store = store;
@@ -110,6 +111,7 @@ public final class Loopx {
             b.providerEnvironment.filter(b.hostEnvironment),
             environment.searchPath(),
             b.providerStderrTail);
+    this.providers = providers;
     this.catalog = new CatalogPublisher(store, freshness, VERSION, b.builtins);
     this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog);
     this.standaloneRun = new StandaloneRun(store, freshness, providers);
@@ -125,6 +127,18 @@ public final class Loopx {
   /** Returns a new builder. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * Retires every warm provider worker (docs/contract/worker.md): no new request reaches one,
+   * requests in flight get up to 5 seconds to finish (then end {@code worker_terminated}), and each
+   * worker's stdin is closed and its whole tree killed. Returns when no worker is left. Idempotent;
+   * calls after it run their providers one-shot.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  @Override
+  public void close() {
+    providers.close();
   }
 
   // ---------------------------------------------------------------- manifests

@@ -24,6 +24,7 @@ public final class LifecycleEngine {
   private final Prober prober;
   private final CatalogPublisher catalog;
   private final RuntimeResolver resolver;
+  private final ProviderLaunch providers;
 
   /** Creates the engine over {@code store}, checking candidates against {@code catalog}. */
   public LifecycleEngine(
@@ -36,6 +37,7 @@ public final class LifecycleEngine {
     this.prober = new Prober(resolver, providers, fileSystem);
     this.catalog = catalog;
     this.resolver = resolver;
+    this.providers = providers;
   }
 
   /** Applies {@code command}; a preview changes nothing and runs no provider code. */
@@ -62,6 +64,8 @@ public final class LifecycleEngine {
       // The matching registry generation is published by the next reader (registry(), dispatch,
       // catalog), which re-reads the state anyway: several writes in a row compose it once.
       store.update(command.operation(), plan.changes());
+      // Warm workers are bound to what was active: a lifecycle change retires them.
+      targets.forEach(t -> providers.retireWorkers(t.id()));
     }
     if (plan.failure().isPresent()) {
       throw plan.failure().get();
