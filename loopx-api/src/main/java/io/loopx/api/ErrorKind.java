@@ -65,7 +65,13 @@ public enum ErrorKind {
   IO_FAILED,
   /** Uninstall of an extension that is still enabled (disable it first). */
   @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  EXTENSION_ENABLED;
+  EXTENSION_ENABLED,
+  /**
+   * No warm worker of the provider had a free slot within the request's time (docs/contract/
+   * worker.md): every process of the pool is busy up to {@code max_in_flight}.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  PROVIDER_BUSY;
 
   /** Returns the snake_case name used on the wire, e.g. {@code manifest_invalid}. */
   public String wireName() {

@@ -80,7 +80,7 @@ import org.apiguardian.api.API;
  * activation state afresh and works on the registry generation that matches it.
  */
 @API(status = API.Status.STABLE, since = "0.1")
-public final class Loopx {
+public final class Loopx implements AutoCloseable {
   /** This library's version (also the version of every built-in provider). */
   public static final String VERSION = readVersion();
 
@@ -92,6 +92,7 @@ public final class Loopx {
   private final StandaloneRun standaloneRun;
   private final CapabilityDispatch dispatch;
   private final Observer observer;
+  private final ProviderLaunch providers;
 
   private Loopx(Builder b, ActivationStore store, FileSystem fileSystem) {
     this.store = store;
@@ -117,6 +118,7 @@ public final class Loopx {
     this.observer = new Observer(b.listeners, b.logger);
     // Run and dispatch write only to revoke a changed runtime's identity: observed like commands.
     ActivationStore observed = observer.writingThrough(store);
+    this.providers = providers;
     this.catalog = new CatalogPublisher(store, freshness, VERSION, b.builtins);
     this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog, observer);
     this.standaloneRun = new StandaloneRun(observed, freshness, providers);
@@ -132,6 +134,18 @@ public final class Loopx {
   /** Returns a new builder. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * Retires every warm provider worker (docs/contract/worker.md): no new request reaches one,
+   * requests in flight get up to 5 seconds to finish (then end {@code worker_terminated}), and each
+   * worker's stdin is closed and its whole tree killed. Returns when no worker is left. Idempotent;
+   * calls after it run their providers one-shot.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  @Override
+  public void close() {
+    providers.close();
   }
 
   // ---------------------------------------------------------------- manifests

@@ -133,6 +133,16 @@ public record ExtensionManifest(
       ArrayNode required = r.putArray("required_permissions");
       rt.requiredPermissions().forEach(p -> required.add(p.value()));
       r.put("timeout_seconds", rt.timeoutSeconds());
+      if (rt.worker().isPresent()) {
+        WorkerSpec w = rt.worker().get();
+        ObjectNode worker = r.putObject("worker");
+        ArrayNode workerArgs = worker.putArray("args");
+        w.args().forEach(workerArgs::add);
+        worker.put("max_in_flight", w.maxInFlight());
+        worker.put("max_processes", w.maxProcesses());
+        worker.put("idle_seconds", w.idleSeconds());
+        worker.put("max_requests", w.maxRequests());
+      }
     } else {
       root.putNull("runtime");
     }

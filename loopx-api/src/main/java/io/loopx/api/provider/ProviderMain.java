@@ -30,6 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
  *       ProviderHandler#handle} and writes the response as one compact JSON object followed by
  *       {@code \n} to stdout, in UTF-8 whatever the default charset. The exit code is 0 when the
  *       response holds {@code "ok": true}, else 1.
+ *   <li>When the arguments contain {@value #WORKER_FLAG} (the default {@code runtime.worker.args}),
+ *       it runs as a warm worker ({@link #serveWorker}, docs/contract/ worker.md) with the protocol
+ *       named by {@value #WORKER_PROTOCOL_VARIABLE}, which the host sets when it starts a worker.
  *   <li>When the request cannot be read (too large, not UTF-8, not JSON, not an object, empty) or
  *       the handler throws, stdout gets exactly one object {@code {"ok":false,"schema_version":
  *       <the handler's responseSchemaVersion()>,"error":<message>}} and the exit code is 1. The
@@ -59,6 +62,25 @@ public final class ProviderMain {
 
   /** Exit code of a failed doctor probe, a refused request or an {@code ok} other than true. */
   public static final int EXIT_FAILED = 1;
+
+  /** The argument that selects worker mode: the default {@code runtime.worker.args}. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public static final String WORKER_FLAG = "--loopx-worker";
+
+  /** The variable the host sets to the runtime's protocol when it starts a worker. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public static final String WORKER_PROTOCOL_VARIABLE = "LOOPX_WORKER_PROTOCOL";
+
+  /** The {@code schema_version} of the worker handshake line. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public static final String WORKER_HANDSHAKE_SCHEMA = "loopx_worker_handshake_v0";
+
+  /**
+   * The longest frame line either way, in bytes: the 1,000,000-byte request or response cap plus
+   * the envelope bound (16,384 bytes of scope, 1,024 for the rest of the envelope and the frame).
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public static final int MAX_FRAME_BYTES = MAX_REQUEST_BYTES + 16_384 + 1_024;
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -106,7 +128,120 @@ public final class ProviderMain {
     if (Arrays.asList(args).contains(DOCTOR_FLAG)) {
       return doctor(handler, stderr);
     }
+    if (Arrays.asList(args).contains(WORKER_FLAG)) {
+      String protocol = System.getenv(WORKER_PROTOCOL_VARIABLE);
+      if (protocol == null || protocol.isEmpty()) {
+        report(
+            stderr, "worker mode needs " + WORKER_PROTOCOL_VARIABLE + " (set by the host)", null);
+        return EXIT_FAILED;
+      }
+      return serveWorker(handler, protocol, stdin, stdout, stderr);
+    }
     return serve(handler, stdin, stdout, stderr);
+  }
+
+  /**
+   * Runs {@code handler} as a warm worker (docs/contract/worker.md) on the given streams: writes
+   * the handshake line {@code {"schema_version":"loopx_worker_handshake_v0","protocol":<protocol>,
+   * "pid":<this process>}}, then answers each request frame {@code {"id":…,"request":{…}}} in
+   * order, one at a time, with exactly one frame {@code {"id":…,"response":{…}}}: the handler's
+   * response, or the same {@code ok:false} object as a one-shot run when the handler fails. Returns
+   * {@link #EXIT_OK} at the end of stdin, {@link #EXIT_FAILED} on a line that is not a request
+   * frame or longer than {@value #MAX_FRAME_BYTES} bytes (it cannot be answered), or when stdout
+   * breaks.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public static int serveWorker(
+      ProviderHandler handler,
+      String protocol,
+      InputStream stdin,
+      OutputStream stdout,
+      OutputStream stderr) {
+    Objects.requireNonNull(handler, "handler");
+    Objects.requireNonNull(protocol, "protocol");
+    InputStream in = new java.io.BufferedInputStream(stdin, 65_536);
+    try {
+      ObjectNode handshake = NODES.objectNode();
+      handshake.put("schema_version", WORKER_HANDSHAKE_SCHEMA);
+      handshake.put("protocol", protocol);
+      handshake.put("pid", ProcessHandle.current().pid());
+      stdout.write(StrictJson.toCompactBytes(handshake));
+      stdout.write('\n');
+      stdout.flush();
+      while (true) {
+        byte[] line = readLine(in);
+        if (line == null) {
+          return EXIT_OK;
+        }
+        ObjectNode frame;
+        try {
+          frame = StrictJson.parseObject(line);
+        } catch (InvalidJsonException e) {
+          report(stderr, "worker frame is not a JSON object: " + e.getMessage(), null);
+          return EXIT_FAILED;
+        }
+        JsonNode id = frame.get("id");
+        JsonNode request = frame.get("request");
+        if (frame.size() != 2 || id == null || !id.isString() || !(request instanceof ObjectNode)) {
+          report(stderr, "worker frame must be {\"id\":<string>,\"request\":<object>}", null);
+          return EXIT_FAILED;
+        }
+        byte[] response = answer(handler, () -> (ObjectNode) request, stderr).bytes();
+        stdout.write("{\"id\":".getBytes(StandardCharsets.UTF_8));
+        stdout.write(StrictJson.toCompactBytes(id));
+        stdout.write(",\"response\":".getBytes(StandardCharsets.UTF_8));
+        stdout.write(response);
+        stdout.write("}\n".getBytes(StandardCharsets.UTF_8));
+        stdout.flush();
+      }
+    } catch (IOException e) {
+      report(stderr, "worker stream failed: " + e.getMessage(), null);
+      return EXIT_FAILED;
+    } catch (ProviderException e) {
+      report(stderr, String.valueOf(e.getMessage()), null);
+      return EXIT_FAILED;
+    }
+  }
+
+  /** Reads one line without its line feed; null at the end of the stream. */
+  private static byte @Nullable [] readLine(InputStream in) throws IOException {
+    java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+    while (true) {
+      int b = in.read();
+      if (b < 0) {
+        if (line.size() == 0) {
+          return null;
+        }
+        throw new ProviderException("worker frame is not ended by a line feed");
+      }
+      if (b == '\n') {
+        return line.toByteArray();
+      }
+      if (line.size() >= MAX_FRAME_BYTES) {
+        throw new ProviderException("worker frame exceeds the " + MAX_FRAME_BYTES + "-byte limit");
+      }
+      line.write(b);
+    }
+  }
+
+  /** A response and whether it says {@code "ok": true}. */
+  private record Answer(byte[] bytes, boolean ok) {}
+
+  private static Answer answer(
+      ProviderHandler handler,
+      java.util.function.Supplier<ObjectNode> request,
+      OutputStream stderr) {
+    try {
+      ObjectNode response = handler.handle(request.get());
+      if (response == null) {
+        throw new IllegalStateException("the provider handler returned no response");
+      }
+      return new Answer(encode(response), isOk(response));
+    } catch (Exception | LinkageError | StackOverflowError e) {
+      String message = describe(e);
+      report(stderr, message, e);
+      return new Answer(failure(handler, message), false);
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -123,31 +258,16 @@ public final class ProviderMain {
 
   private static int serve(
       ProviderHandler handler, InputStream stdin, OutputStream stdout, OutputStream stderr) {
-    byte[] out;
-    int code;
+    Answer answer = answer(handler, () -> parse(read(stdin)), stderr);
     try {
-      ObjectNode request = parse(read(stdin));
-      ObjectNode response = handler.handle(request);
-      if (response == null) {
-        throw new IllegalStateException("the provider handler returned no response");
-      }
-      out = encode(response);
-      code = isOk(response) ? EXIT_OK : EXIT_FAILED;
-    } catch (Exception | LinkageError | StackOverflowError e) {
-      String message = describe(e);
-      report(stderr, message, e);
-      out = failure(handler, message);
-      code = EXIT_FAILED;
-    }
-    try {
-      stdout.write(out);
+      stdout.write(answer.bytes());
       stdout.write('\n');
       stdout.flush();
     } catch (IOException e) {
       report(stderr, "the response could not be written to stdout: " + e.getMessage(), null);
       return EXIT_FAILED;
     }
-    return code;
+    return answer.ok() ? EXIT_OK : EXIT_FAILED;
   }
 
   private static byte[] read(InputStream stdin) {

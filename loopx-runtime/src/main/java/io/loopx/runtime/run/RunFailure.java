@@ -22,7 +22,26 @@ public enum RunFailure {
    * with the hash. The provider's output was discarded and the proof of the identity revoked
    * (docs/threat-model.md, P2).
    */
-  ENTRYPOINT_CHANGED_DURING_RUN;
+  ENTRYPOINT_CHANGED_DURING_RUN,
+  /**
+   * The warm worker that held the request was retired while it was in flight (another request on it
+   * timed out or broke the frame protocol, it exited or was killed, or the host closed); LoopX
+   * killed its whole tree (docs/contract/worker.md).
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  WORKER_TERMINATED,
+  /**
+   * A warm worker did not write its handshake line within the manifest timeout, or wrote another
+   * line; LoopX killed its whole tree (docs/contract/worker.md).
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  WORKER_HANDSHAKE_FAILED,
+  /**
+   * The calling thread was interrupted while the request was in flight on a warm worker; LoopX
+   * retired the worker and killed its tree (docs/contract/worker.md).
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  CANCELLED;
 
   /** Returns the snake_case word used on the wire, e.g. {@code response_too_large}. */
   public String wireName() {

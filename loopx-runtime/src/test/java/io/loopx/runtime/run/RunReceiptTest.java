@@ -282,6 +282,9 @@ class RunReceiptTest {
             "response_too_large",
             "stderr_too_large",
             "response_not_json_object",
-            "entrypoint_changed_during_run");
+            "entrypoint_changed_during_run",
+            "worker_terminated",
+            "worker_handshake_failed",
+            "cancelled");
   }
 }

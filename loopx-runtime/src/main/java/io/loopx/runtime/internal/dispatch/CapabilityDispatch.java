@@ -31,9 +31,7 @@ import io.loopx.runtime.internal.run.ProviderOutcomes;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.process.Containment;
-import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
-import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -159,13 +157,14 @@ public final class CapabilityDispatch {
             .stdin(bound.stdin())
             .build();
     ExecuteTimeCheck.require(store, id, revision, runtime, "dispatch");
-    LaunchResult result = providers.launch(launch);
-    if (result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH
-        || !freshness.unchangedSince(record, runtime)) {
+    ProviderLaunch.Called called =
+        providers.call(runtime, spec, request.extraArgs(), id, revision, launch);
+    if (called.executableMismatch() || !freshness.unchangedSince(record, runtime)) {
+      providers.retireWorkers(id);
       ChangedDuringRun.revoke(store, id, runtime.identity().value(), "dispatch");
       return ChangedDuringRun.outcome();
     }
-    return ProviderOutcomes.classify(result);
+    return called.outcome();
   }
 
   /**

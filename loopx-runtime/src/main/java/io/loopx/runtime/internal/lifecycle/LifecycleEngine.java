@@ -27,6 +27,7 @@ public final class LifecycleEngine {
   private final CatalogPublisher catalog;
   private final RuntimeResolver resolver;
   private final Observer observer;
+  private final ProviderLaunch providers;
 
   /** Creates the engine over {@code store}, checking candidates against {@code catalog}. */
   public LifecycleEngine(
@@ -51,6 +52,7 @@ public final class LifecycleEngine {
     this.catalog = catalog;
     this.resolver = resolver;
     this.observer = observer;
+    this.providers = providers;
   }
 
   /** Applies {@code command}; a preview changes nothing and runs no provider code. */
@@ -91,6 +93,8 @@ public final class LifecycleEngine {
         // catalog), which re-reads the state anyway: several writes in a row compose it once.
         observer.commit(
             store, command.operation(), plan.changes(), Observer.statuses(packets), results);
+        // Warm workers are bound to what was active: a lifecycle change retires them.
+        targets.forEach(t -> providers.retireWorkers(t.id()));
       }
     }
     if (plan.failure().isPresent()) {

@@ -14,6 +14,7 @@ import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.api.manifest.PresentationSurface;
 import io.loopx.api.manifest.ProvidedCapability;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.api.manifest.WorkerSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -51,7 +52,10 @@ final class ManifestRules {
           "args",
           "doctor_args",
           "required_permissions",
-          "timeout_seconds");
+          "timeout_seconds",
+          "worker");
+  private static final List<String> WORKER_KEYS =
+      List.of("args", "max_in_flight", "max_processes", "idle_seconds", "max_requests");
   private static final List<String> RUNTIME_SNAPSHOT_KEYS =
       List.of("protocol", "args", "doctor_args", "required_permissions", "timeout_seconds");
 
@@ -136,9 +140,16 @@ final class ManifestRules {
     List<String> doctorArgs = arguments(rt, "doctor_args");
     List<Permission> required = permissions(rt, "required_permissions");
     rt.checkKey("required_permissions", ManifestValues.undeclaredPermissions(required, declared));
-    int timeout = timeoutSeconds(rt);
+    int timeout =
+        boundedInt(
+            rt,
+            "timeout_seconds",
+            RuntimeSpec.MAX_TIMEOUT_SECONDS,
+            RuntimeSpec.DEFAULT_TIMEOUT_SECONDS);
+    Optional<WorkerSpec> worker = worker(rt);
     try {
-      return Optional.of(new RuntimeSpec(protocol, target, args, doctorArgs, required, timeout));
+      return Optional.of(
+          new RuntimeSpec(protocol, target, args, doctorArgs, required, timeout, worker));
     } catch (InvalidValueException e) {
       throw rt.fail(e);
     }
@@ -152,20 +163,52 @@ final class ManifestRules {
     return values;
   }
 
-  private static int timeoutSeconds(TreeReader rt) {
-    JsonNode node = rt.get("timeout_seconds");
+  /**
+   * Reads the optional {@code [runtime.worker]} table: unknown keys, then {@code args} (at most
+   * {@value WorkerSpec#MAX_ARGS}), {@code max_in_flight}, {@code max_processes}, {@code
+   * idle_seconds}, {@code max_requests}; absent keys take their defaults.
+   */
+  private static Optional<WorkerSpec> worker(TreeReader rt) {
+    Optional<TreeReader> table = rt.optionalTable("worker");
+    if (table.isEmpty()) {
+      return Optional.empty();
+    }
+    TreeReader w = table.get();
+    w.checkKeys(WORKER_KEYS, w.dialect().requiredKeys(WORKER_KEYS));
+    List<String> args = w.get("args") == null ? WorkerSpec.DEFAULT_ARGS : arguments(w, "args");
+    if (args.size() > WorkerSpec.MAX_ARGS) {
+      throw w.failAt(
+          w.pathOf("args"),
+          "must hold at most " + WorkerSpec.MAX_ARGS + " arguments, got " + args.size());
+    }
+    int inFlight =
+        boundedInt(w, "max_in_flight", WorkerSpec.MAX_IN_FLIGHT, WorkerSpec.DEFAULT_MAX_IN_FLIGHT);
+    int processes =
+        boundedInt(w, "max_processes", WorkerSpec.MAX_PROCESSES, WorkerSpec.DEFAULT_MAX_PROCESSES);
+    int idle =
+        boundedInt(w, "idle_seconds", WorkerSpec.MAX_IDLE_SECONDS, WorkerSpec.DEFAULT_IDLE_SECONDS);
+    int requests =
+        boundedInt(w, "max_requests", WorkerSpec.MAX_REQUESTS, WorkerSpec.DEFAULT_MAX_REQUESTS);
+    try {
+      return Optional.of(new WorkerSpec(args, inFlight, processes, idle, requests));
+    } catch (InvalidValueException e) {
+      throw w.fail(e);
+    }
+  }
+
+  /** Reads a TOML integer 1..{@code max} at {@code key}; absent is {@code fallback}. */
+  private static int boundedInt(TreeReader table, String key, int max, int fallback) {
+    JsonNode node = table.get(key);
     if (node == null) {
-      return RuntimeSpec.DEFAULT_TIMEOUT_SECONDS;
+      return fallback;
     }
-    String path = rt.pathOf("timeout_seconds");
-    String rule = "must be an integer 1.." + RuntimeSpec.MAX_TIMEOUT_SECONDS;
+    String path = table.pathOf(key);
+    String rule = "must be an integer 1.." + max;
     if (!node.isIntegralNumber()) {
-      throw rt.failAt(path, rule + ", got " + rt.dialect().describe(node));
+      throw table.failAt(path, rule + ", got " + table.dialect().describe(node));
     }
-    if (!node.canConvertToInt()
-        || node.intValue() < 1
-        || node.intValue() > RuntimeSpec.MAX_TIMEOUT_SECONDS) {
-      throw rt.failAt(path, rule + ", got " + node.bigIntegerValue());
+    if (!node.canConvertToInt() || node.intValue() < 1 || node.intValue() > max) {
+      throw table.failAt(path, rule + ", got " + node.bigIntegerValue());
     }
     return node.intValue();
   }

@@ -244,6 +244,18 @@ public final class OsProcessLauncher implements ProcessLauncher {
     }
   }
 
+  /**
+   * Starts {@code request}'s argv as a long-lived worker (docs/contract/worker.md), contained like
+   * a call: its own cgroup with this launcher's pids limit, or its own process group; the executed
+   * file checked before anything is written to it. Its stdin, caps and timeout are the caller's
+   * business.
+   */
+  public LongLivedProcess.Start startLongLived(LaunchRequest request) {
+    Objects.requireNonNull(request, "request");
+    return LongLivedProcess.start(
+        request, enclosure, pidsLimit, setsidCommand, killCommand, terminationGrace);
+  }
+
   private LaunchResult supervise(
       Process process,
       LaunchRequest request,

@@ -4,12 +4,17 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
 import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.api.provider.ProviderMain;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
+import io.loopx.runtime.internal.process.OsProcessLauncher;
+import io.loopx.runtime.internal.worker.Workers;
 import io.loopx.runtime.process.Containment;
+import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
+import io.loopx.runtime.run.ProviderOutcome;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,6 +39,7 @@ public final class ProviderLaunch {
   private final Map<String, String> hostEnvironment;
   private final String searchPath;
   private final boolean keepStderr;
+  private final Optional<Workers> workers;
 
   /**
    * Creates the launch path over {@code launcher} with the host's environment; {@code searchPath}
@@ -50,6 +56,65 @@ public final class ProviderLaunch {
     this.hostEnvironment = Map.copyOf(hostEnvironment);
     this.searchPath = searchPath;
     this.keepStderr = keepStderr;
+    this.workers =
+        launcher instanceof OsProcessLauncher os
+            ? Optional.of(new Workers(os, keepStderr))
+            : Optional.empty();
+  }
+
+  /**
+   * What a prepared provider call did.
+   *
+   * @param outcome the classified outcome
+   * @param executableMismatch whether the process executed other bytes than the hashed file
+   */
+  public record Called(ProviderOutcome outcome, boolean executableMismatch) {}
+
+  /**
+   * Runs a prepared call whose governance checks (the execute-time check included) have passed: on
+   * a warm worker of (id, revision, identity) when {@code spec} declares {@code [runtime.worker]},
+   * the launcher is LoopX's own, no extra arguments are given and the workers are not closed; else
+   * {@code oneShot} is started and classified (docs/contract/worker.md).
+   */
+  public Called call(
+      RuntimeResolution.Resolved runtime,
+      RuntimeSpec spec,
+      List<String> extraArgs,
+      ExtensionId id,
+      Revision revision,
+      LaunchRequest oneShot) {
+    if (spec.worker().isPresent() && extraArgs.isEmpty() && workers.isPresent()) {
+      Map<String, String> env =
+          new LinkedHashMap<>(environment(runtime, hostEnvironment, searchPath, id, revision));
+      env.put(ProviderMain.WORKER_PROTOCOL_VARIABLE, spec.protocol().value());
+      LaunchRequest start =
+          request(runtime, spec, spec.worker().get().args(), id, revision).environment(env).build();
+      Optional<Workers.Outcome> outcome =
+          workers
+              .get()
+              .call(id, revision, runtime.identity().value(), spec, start, oneShot.stdin());
+      if (outcome.isPresent()) {
+        return new Called(outcome.get().outcome(), outcome.get().executableMismatch());
+      }
+    }
+    LaunchResult result = launch(oneShot);
+    return new Called(
+        ProviderOutcomes.classify(result), result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH);
+  }
+
+  /** Retires the warm workers of {@code id} (a lifecycle change or a changed runtime). */
+  public void retireWorkers(ExtensionId id) {
+    workers.ifPresent(w -> w.retire(id));
+  }
+
+  /** Returns the warm workers, when this launch path can start them. */
+  public Optional<Workers> workers() {
+    return workers;
+  }
+
+  /** Retires every warm worker and returns when none is left. */
+  public void close() {
+    workers.ifPresent(Workers::close);
   }
 
   /**

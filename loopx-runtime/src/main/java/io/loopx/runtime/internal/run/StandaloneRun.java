@@ -10,9 +10,7 @@ import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.lifecycle.Freshness;
 import io.loopx.runtime.internal.state.ExtensionRecords;
-import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
-import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -98,14 +96,16 @@ public final class StandaloneRun {
             .stderrLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
             .build();
     ExecuteTimeCheck.require(store, id, manifest.revision(), runtime, "run");
-    LaunchResult result = providers.launch(launch);
-    if (result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH
-        || !freshness.unchangedSince(record, runtime)) {
+    ProviderLaunch.Called called =
+        providers.call(runtime, spec, List.of(), id, manifest.revision(), launch);
+    if (called.executableMismatch() || !freshness.unchangedSince(record, runtime)) {
+      providers.retireWorkers(id);
       ChangedDuringRun.revoke(store, id, runtime.identity().value(), "run");
       return ProviderOutcomes.runExecuted(
           manifest, request, ChangedDuringRun.outcome(), providers.containment());
     }
-    return ProviderOutcomes.runExecuted(manifest, request, result, providers.containment());
+    return ProviderOutcomes.runExecuted(
+        manifest, request, called.outcome(), providers.containment());
   }
 
   private static String declared(ExtensionManifest manifest) {

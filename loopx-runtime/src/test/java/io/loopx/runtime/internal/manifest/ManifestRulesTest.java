@@ -292,6 +292,78 @@ class ManifestRulesTest {
         "timeout wrapping overflow",
         swap("timeout_seconds = 45", "timeout_seconds = 18446744073709551646"),
         ManifestException.FILE_KEY);
+    // runtime.worker
+    String worker = "timeout_seconds = 45\n[runtime.worker]\n";
+    add(
+        cases,
+        "worker not table",
+        swap("timeout_seconds = 45", "timeout_seconds = 45\nworker = 1"),
+        "runtime.worker");
+    add(
+        cases,
+        "worker unknown key",
+        swap("timeout_seconds = 45", worker + "pool = 2"),
+        "runtime.worker.pool");
+    add(
+        cases,
+        "worker args string",
+        swap("timeout_seconds = 45", worker + "args = \"--w\""),
+        "runtime.worker.args");
+    add(
+        cases,
+        "worker args empty element",
+        swap("timeout_seconds = 45", worker + "args = [\"--w\", \" \"]"),
+        "runtime.worker.args[1]");
+    add(
+        cases,
+        "worker args 33",
+        swap("timeout_seconds = 45", worker + "args = [" + "\"a\", ".repeat(32) + "\"b\"]"),
+        "runtime.worker.args");
+    add(
+        cases,
+        "worker in flight 0",
+        swap("timeout_seconds = 45", worker + "max_in_flight = 0"),
+        "runtime.worker.max_in_flight");
+    add(
+        cases,
+        "worker in flight 65",
+        swap("timeout_seconds = 45", worker + "max_in_flight = 65"),
+        "runtime.worker.max_in_flight");
+    add(
+        cases,
+        "worker in flight float",
+        swap("timeout_seconds = 45", worker + "max_in_flight = 1.0"),
+        "runtime.worker.max_in_flight");
+    add(
+        cases,
+        "worker processes 17",
+        swap("timeout_seconds = 45", worker + "max_processes = 17"),
+        "runtime.worker.max_processes");
+    add(
+        cases,
+        "worker processes string",
+        swap("timeout_seconds = 45", worker + "max_processes = \"2\""),
+        "runtime.worker.max_processes");
+    add(
+        cases,
+        "worker idle 0",
+        swap("timeout_seconds = 45", worker + "idle_seconds = 0"),
+        "runtime.worker.idle_seconds");
+    add(
+        cases,
+        "worker idle 3601",
+        swap("timeout_seconds = 45", worker + "idle_seconds = 3601"),
+        "runtime.worker.idle_seconds");
+    add(
+        cases,
+        "worker requests 1000001",
+        swap("timeout_seconds = 45", worker + "max_requests = 1000001"),
+        "runtime.worker.max_requests");
+    add(
+        cases,
+        "worker requests boolean",
+        swap("timeout_seconds = 45", worker + "max_requests = true"),
+        "runtime.worker.max_requests");
     // presentation_surfaces
     add(
         cases,

@@ -1,0 +1,312 @@
+package io.loopx.runtime.internal.process;
+
+import io.loopx.runtime.process.LaunchRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apiguardian.api.API;
+
+/**
+ * A provider process that outlives one call (a warm worker, docs/contract/worker.md), contained
+ * like a one-shot call of {@link OsProcessLauncher}: its own cgroup (with the pids limit) or
+ * process group, started through {@code setsid}, the executed file checked before anything is
+ * written to it, and the whole tree killed by {@link #terminate}.
+ *
+ * <p>Host death: where util-linux {@code setpriv} exists, the process is started as {@code setpriv
+ * --pdeathsig KILL -- setsid -w -- PROGRAM ...}, so the kernel sends it SIGKILL when the host dies,
+ * SIGKILL included. The kernel ties that signal to the thread that forked the process, so every
+ * worker is forked by one spawner thread that lives as long as the JVM. A descendant the worker
+ * forks itself does not inherit the signal; its pipes to the dead host are closed, and a
+ * cooperative worker exits on stdin end-of-file (documented limit).
+ *
+ * <p>Stdout is read by the caller; stderr is drained by a thread of its own into a bounded tail.
+ * Thread-safe.
+ */
+@API(status = API.Status.INTERNAL, since = "0.2")
+public final class LongLivedProcess {
+  /** The most bytes of stderr kept (the last ones). */
+  public static final int STDERR_KEEP = 4096;
+
+  private static final ExecutorService SPAWNER =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "loopx-worker-spawner");
+            t.setDaemon(true);
+            return t;
+          });
+
+  private static final Optional<Path> SETPRIV = LaunchSupport.findTool("setpriv");
+
+  private final Process process;
+  private final Optional<CallCgroup> cgroup;
+  private final Optional<Path> killCommand;
+  private final Duration grace;
+  private final long started;
+  private final byte[] tail = new byte[STDERR_KEEP];
+  private long tailWritten;
+  private boolean terminated;
+
+  private LongLivedProcess(
+      Process process,
+      Optional<CallCgroup> cgroup,
+      Optional<Path> killCommand,
+      Duration grace,
+      long started) {
+    this.process = process;
+    this.cgroup = cgroup;
+    this.killCommand = killCommand;
+    this.grace = grace;
+    this.started = started;
+  }
+
+  /** How a start ended. */
+  public sealed interface Start {
+    /** The process runs and executes the expected file (or that could not be decided). */
+    record Running(LongLivedProcess process) implements Start {}
+
+    /**
+     * The process could not be started.
+     *
+     * @param reason why
+     */
+    record NotStarted(String reason) implements Start {}
+
+    /**
+     * The process executed other bytes than the hashed file; it was killed before anything was
+     * written to it.
+     *
+     * @param reason what was found
+     */
+    record Mismatch(String reason) implements Start {}
+  }
+
+  /** Returns whether host-death protection ({@code setpriv --pdeathsig}) is available. */
+  public static boolean diesWithHost() {
+    return SETPRIV.isPresent();
+  }
+
+  /**
+   * Starts {@code request}'s argv (its stdin, stdout limit and stderr limit are ignored) on the
+   * spawner thread.
+   */
+  static Start start(
+      LaunchRequest request,
+      Enclosure enclosure,
+      int pidsLimit,
+      Optional<Path> setsid,
+      Optional<Path> killCommand,
+      Duration grace) {
+    Future<Start> future =
+        SPAWNER.submit(() -> spawn(request, enclosure, pidsLimit, setsid, killCommand, grace));
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return future.get();
+        } catch (InterruptedException e) {
+          interrupted = true; // the start is short and bounded; finish it so nothing leaks
+        }
+      }
+    } catch (ExecutionException e) {
+      return new Start.NotStarted("cannot start the worker: " + e.getCause());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @SuppressWarnings("IllegalCatch")
+  private static Start spawn(
+      LaunchRequest request,
+      Enclosure enclosure,
+      int pidsLimit,
+      Optional<Path> setsid,
+      Optional<Path> killCommand,
+      Duration grace) {
+    long started = System.nanoTime();
+    if (setsid.isEmpty()) {
+      return new Start.NotStarted(
+          "`setsid` (util-linux) was not found; it gives the process its own process group");
+    }
+    Path directory = Path.of("").toAbsolutePath();
+    if (request.workingDirectory().isPresent()) {
+      directory = request.workingDirectory().get().toAbsolutePath();
+    }
+    String program = request.argv().get(0);
+    ProgramLookup.Found found =
+        ProgramLookup.resolve(program, request.environment().get("PATH"), directory);
+    if (found.program().isEmpty()) {
+      return new Start.NotStarted(found.problem());
+    }
+    List<String> command = new ArrayList<>();
+    if (SETPRIV.isPresent()) {
+      command.add(SETPRIV.get().toString());
+      command.add("--pdeathsig");
+      command.add("KILL");
+      command.add("--");
+    }
+    command.add(setsid.get().toString());
+    command.add("-w");
+    command.add("--");
+    command.add(found.program().get().toString());
+    command.addAll(request.argv().subList(1, request.argv().size()));
+    Optional<String> unencodable = LaunchSupport.unencodable(command, request.environment());
+    if (unencodable.isPresent()) {
+      return new Start.NotStarted(unencodable.get());
+    }
+    Optional<CallCgroup> cgroup;
+    try {
+      cgroup = enclosure.open(pidsLimit);
+    } catch (IOException | RuntimeException e) {
+      return new Start.NotStarted(
+          "cannot create the worker's cgroup (" + enclosure.kind().wireName() + "): " + e);
+    }
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            cgroup.isPresent() ? cgroup.get().command(command, request.environment()) : command);
+    builder.environment().clear();
+    builder
+        .environment()
+        .putAll(
+            cgroup.isPresent()
+                ? cgroup.get().processEnvironment(request.environment())
+                : request.environment());
+    if (request.workingDirectory().isPresent()) {
+      builder.directory(directory.toFile());
+    }
+    Process process;
+    try {
+      process = cgroup.isPresent() ? cgroup.get().start(builder) : builder.start();
+    } catch (IOException | RuntimeException e) {
+      cgroup.ifPresent(CallCgroup::remove);
+      return new Start.NotStarted("cannot start `" + program + "`: " + e.getMessage());
+    }
+    LongLivedProcess worker = new LongLivedProcess(process, cgroup, killCommand, grace, started);
+    if (request.executable().isPresent()) {
+      List<Path> stages = new ArrayList<>();
+      stages.add(Path.of(System.getProperty("java.home"), "lib", "jspawnhelper"));
+      for (String tool : List.of("setsid", "sh", "env", "setpriv")) {
+        LaunchSupport.findTool(tool).ifPresent(stages::add);
+      }
+      ExecutedFile.Verdict verdict =
+          ExecutedFile.of(stages)
+              .check(
+                  process.pid(),
+                  request.executable().get(),
+                  builder.command(),
+                  started + LaunchSupport.saturatedNanos(request.timeout()));
+      if (verdict instanceof ExecutedFile.Verdict.Mismatch mismatch) {
+        worker.terminate(Duration.ZERO);
+        return new Start.Mismatch(mismatch.reason());
+      }
+    }
+    worker.drainStderr();
+    return new Start.Running(worker);
+  }
+
+  private void drainStderr() {
+    InputStream err = process.getErrorStream();
+    Thread t =
+        new Thread(
+            () -> {
+              byte[] buffer = new byte[1024];
+              try {
+                int n;
+                while ((n = err.read(buffer)) >= 0) {
+                  keep(buffer, n);
+                }
+              } catch (IOException e) {
+                // The process ended or was killed: the tail so far stays.
+              }
+            },
+            "loopx-worker-stderr-" + process.pid());
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private synchronized void keep(byte[] buffer, int n) {
+    for (int i = 0; i < n; i++) {
+      tail[(int) (tailWritten++ % STDERR_KEEP)] = buffer[i];
+    }
+  }
+
+  /** Returns the last at most {@value #STDERR_KEEP} bytes the process wrote to stderr. */
+  public synchronized byte[] stderrTail() {
+    int size = (int) Math.min(tailWritten, STDERR_KEEP);
+    byte[] out = new byte[size];
+    long from = tailWritten - size;
+    for (int i = 0; i < size; i++) {
+      out[i] = tail[(int) ((from + i) % STDERR_KEEP)];
+    }
+    return out;
+  }
+
+  /** Returns the process id of the worker (the leader of its tree). */
+  public long pid() {
+    return process.pid();
+  }
+
+  /** Returns the worker's stdin. */
+  public OutputStream stdin() {
+    return process.getOutputStream();
+  }
+
+  /** Returns the worker's stdout. */
+  public InputStream stdout() {
+    return process.getInputStream();
+  }
+
+  /** Returns whether {@link #terminate} has completed: nothing of the tree is left. */
+  public synchronized boolean terminated() {
+    return terminated;
+  }
+
+  /** Returns whether the leader is still running. */
+  public boolean alive() {
+    return process.isAlive();
+  }
+
+  /**
+   * Closes stdin (the worker's cue to exit), waits up to {@code patience} for the leader to exit,
+   * then terminates whatever is left of the tree.
+   */
+  public void stop(Duration patience) {
+    LaunchSupport.closeQuietly(process.getOutputStream());
+    try {
+      process.waitFor(patience.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    terminate(grace);
+  }
+
+  /**
+   * Terminates the whole tree (SIGTERM, up to {@code termGrace}, then SIGKILL until nothing is
+   * left) and removes its cgroup; idempotent. Returns when nothing of it remains.
+   */
+  public synchronized void terminate(Duration termGrace) {
+    if (terminated) {
+      return;
+    }
+    terminated = true;
+    if (cgroup.isPresent()) {
+      cgroup.get().terminate(process, termGrace, true);
+      cgroup.get().remove();
+    } else {
+      new ProcessGroup(process, killCommand).terminate(termGrace, started);
+    }
+    LaunchSupport.closeQuietly(process.getOutputStream());
+    LaunchSupport.closeQuietly(process.getInputStream());
+    LaunchSupport.closeQuietly(process.getErrorStream());
+  }
+}

@@ -1,0 +1,190 @@
+package io.loopx.runtime.internal.worker;
+
+import io.loopx.api.ProtocolId;
+import io.loopx.api.manifest.WorkerSpec;
+import io.loopx.runtime.internal.process.LongLivedProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+/**
+ * The workers of one {@link WorkerKey}: at most {@code max_processes} processes, each with at most
+ * {@code max_in_flight} requests at once and recycled after {@code max_requests}; an idle one is
+ * retired after {@code idle_seconds}. A retired pool admits nothing more and stops each worker once
+ * its requests in flight have ended. Thread-safe (guarded by itself).
+ */
+final class WorkerPool {
+  /** How long a stopping worker may take to exit after its stdin closed. */
+  static final Duration STOP_PATIENCE = Duration.ofSeconds(1);
+
+  private final WorkerKey key;
+  private final WorkerSpec spec;
+  private final ProtocolId protocol;
+  private final Duration timeout;
+  private final Supplier<LongLivedProcess.Start> launcher;
+  private final Executor stopper;
+  private final Set<Worker> registry;
+  private final List<Worker> live = new ArrayList<>();
+  private int starting;
+  private boolean retired;
+
+  WorkerPool(
+      WorkerKey key,
+      WorkerSpec spec,
+      ProtocolId protocol,
+      Duration timeout,
+      Supplier<LongLivedProcess.Start> launcher,
+      Executor stopper,
+      Set<Worker> registry) {
+    this.key = key;
+    this.spec = spec;
+    this.protocol = protocol;
+    this.timeout = timeout;
+    this.launcher = launcher;
+    this.stopper = stopper;
+    this.registry = registry;
+  }
+
+  WorkerKey key() {
+    return key;
+  }
+
+  /** What {@link #admit} gives. */
+  sealed interface Admission {
+    /** A slot on {@code worker}; give it back with {@link #release}. */
+    record Admitted(Worker worker) implements Admission {}
+
+    /** No worker could be started: the request gets {@code reply}. */
+    record Refused(Reply reply, Optional<byte[]> stderr) implements Admission {}
+
+    /** No slot came free before the deadline. */
+    record Busy() implements Admission {}
+
+    /** The pool was retired meanwhile: ask the current one. */
+    record Retired() implements Admission {}
+  }
+
+  /** Admits one request before {@code deadline} ({@link System#nanoTime()}). */
+  Admission admit(long deadline) {
+    synchronized (this) {
+      while (true) {
+        if (retired) {
+          return new Admission.Retired();
+        }
+        live.removeIf(w -> !w.usable());
+        for (Worker w : live) {
+          if (w.admitted < spec.maxInFlight() && w.started < spec.maxRequests()) {
+            w.admitted++;
+            w.started++;
+            return new Admission.Admitted(w);
+          }
+        }
+        if (live.size() + starting < spec.maxProcesses()) {
+          starting++;
+          break;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return new Admission.Busy();
+        }
+        try {
+          wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return new Admission.Refused(
+              new Reply.Failed(io.loopx.runtime.run.RunFailure.CANCELLED), Optional.empty());
+        }
+      }
+    }
+    Worker.Start start = Worker.start(launcher.get(), protocol, timeout);
+    synchronized (this) {
+      starting--;
+      notifyAll();
+      if (start instanceof Worker.Start.Refused refused) {
+        return new Admission.Refused(refused.reply(), refused.stderr());
+      }
+      Worker worker = ((Worker.Start.Ready) start).worker();
+      registry.add(worker);
+      if (retired) {
+        stopLater(worker);
+        return new Admission.Retired();
+      }
+      live.add(worker);
+      worker.admitted = 1;
+      worker.started = 1;
+      return new Admission.Admitted(worker);
+    }
+  }
+
+  /** Gives back the slot of one request on {@code worker}. */
+  synchronized void release(Worker worker) {
+    worker.admitted--;
+    worker.lastUsed = System.nanoTime();
+    if (!worker.usable()) {
+      live.remove(worker);
+    } else if (worker.admitted == 0 && (retired || worker.started >= spec.maxRequests())) {
+      live.remove(worker);
+      stopLater(worker);
+    }
+    notifyAll();
+  }
+
+  /** Stops the workers idle for longer than {@code idle_seconds}. */
+  synchronized void reapIdle(long now) {
+    long idle = Duration.ofSeconds(spec.idleSeconds()).toNanos();
+    for (Iterator<Worker> it = live.iterator(); it.hasNext(); ) {
+      Worker w = it.next();
+      if (!w.usable()) {
+        it.remove();
+      } else if (w.admitted == 0 && now - w.lastUsed >= idle) {
+        it.remove();
+        stopLater(w);
+      }
+    }
+  }
+
+  /** Admits nothing more; stops every worker once its requests in flight have ended. */
+  synchronized void retire() {
+    retired = true;
+    for (Iterator<Worker> it = live.iterator(); it.hasNext(); ) {
+      Worker w = it.next();
+      if (w.admitted == 0 || !w.usable()) {
+        it.remove();
+        stopLater(w);
+      }
+    }
+    notifyAll();
+  }
+
+  /** Kills every worker now (their requests in flight end {@code worker_terminated}). */
+  void killAll() {
+    List<Worker> all;
+    synchronized (this) {
+      retired = true;
+      all = new ArrayList<>(live);
+      live.clear();
+      notifyAll();
+    }
+    all.forEach(Worker::kill);
+  }
+
+  /** Returns whether no worker of this pool is running or starting. */
+  synchronized boolean empty() {
+    live.removeIf(w -> !w.usable());
+    return live.isEmpty() && starting == 0;
+  }
+
+  /** Returns the pids of the live workers (for tests). */
+  synchronized List<Long> pids() {
+    return live.stream().filter(Worker::usable).map(Worker::pid).toList();
+  }
+
+  private void stopLater(Worker worker) {
+    stopper.execute(() -> worker.stop(STOP_PATIENCE));
+  }
+}

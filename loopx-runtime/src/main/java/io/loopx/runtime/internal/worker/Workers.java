@@ -1,0 +1,267 @@
+package io.loopx.runtime.internal.worker;
+
+import io.loopx.api.ErrorKind;
+import io.loopx.api.ExtensionId;
+import io.loopx.api.LoopxException;
+import io.loopx.api.Revision;
+import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.api.manifest.WorkerSpec;
+import io.loopx.runtime.internal.process.OsProcessLauncher;
+import io.loopx.runtime.internal.run.StderrTail;
+import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.run.ProviderOutcome;
+import io.loopx.runtime.run.RunFailure;
+import io.loopx.runtime.run.RunStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The warm workers of one {@code Loopx} (docs/contract/worker.md): one {@link WorkerPool} per
+ * (extension, revision, runtime identity). A request for an extension retires every pool of that
+ * extension with another key first, so no request ever runs on a worker of another revision or
+ * identity; lifecycle changes retire the extension's pools through {@link #retire}. {@link #close}
+ * retires everything and returns when no worker is left. Thread-safe.
+ */
+@API(status = API.Status.INTERNAL, since = "0.2")
+public final class Workers implements AutoCloseable {
+  /** How long {@link #close} lets requests in flight finish before it kills their workers. */
+  public static final Duration CLOSE_DRAIN = Duration.ofSeconds(5);
+
+  private final OsProcessLauncher launcher;
+  private final boolean keepStderr;
+  private final Map<WorkerKey, WorkerPool> pools = new ConcurrentHashMap<>();
+  private final Set<Worker> started = ConcurrentHashMap.newKeySet();
+  private final ExecutorService stopper =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "loopx-worker-stop");
+            t.setDaemon(true);
+            return t;
+          });
+  private final ScheduledExecutorService reaper =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "loopx-worker-reaper");
+            t.setDaemon(true);
+            return t;
+          });
+  private volatile boolean closed;
+  private volatile boolean reaping;
+
+  /** Creates the workers of a facade whose providers {@code launcher} starts. */
+  public Workers(OsProcessLauncher launcher, boolean keepStderr) {
+    this.launcher = launcher;
+    this.keepStderr = keepStderr;
+  }
+
+  /**
+   * What one worker request did.
+   *
+   * @param outcome the classified outcome (exit code always absent: a worker does not exit per
+   *     request)
+   * @param executableMismatch whether the worker executed other bytes than the hashed file (the
+   *     caller revokes the proof)
+   */
+  public record Outcome(ProviderOutcome outcome, boolean executableMismatch) {}
+
+  /**
+   * Runs {@code request} (the bound request, as a one-shot provider would read it on stdin) on a
+   * worker of (id, revision, identity), started from {@code launch} (the one-shot launch with the
+   * worker args appended) if none is free; empty once this is closed (the caller runs one-shot).
+   * The caller has done every governance check, the execute-time check included.
+   */
+  public Optional<Outcome> call(
+      ExtensionId id,
+      Revision revision,
+      String identity,
+      RuntimeSpec spec,
+      LaunchRequest launch,
+      byte[] request) {
+    WorkerSpec workerSpec = spec.worker().orElseThrow();
+    WorkerKey key = new WorkerKey(id, revision, identity);
+    Duration timeout = Duration.ofSeconds(spec.timeoutSeconds());
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      if (closed) {
+        return Optional.empty();
+      }
+      retireOthers(key);
+      WorkerPool pool =
+          pools.computeIfAbsent(
+              key,
+              k ->
+                  new WorkerPool(
+                      k,
+                      workerSpec,
+                      spec.protocol(),
+                      timeout,
+                      () -> launcher.startLongLived(launch),
+                      stopper,
+                      started));
+      startReaper();
+      WorkerPool.Admission admission = pool.admit(deadline);
+      if (admission instanceof WorkerPool.Admission.Retired) {
+        pools.remove(key, pool);
+        continue;
+      }
+      if (admission instanceof WorkerPool.Admission.Busy) {
+        throw new LoopxException(
+            ErrorKind.PROVIDER_BUSY,
+            "extension `"
+                + id
+                + "` has no free worker within "
+                + timeout.toMillis()
+                + " ms (max_processes "
+                + workerSpec.maxProcesses()
+                + ", max_in_flight "
+                + workerSpec.maxInFlight()
+                + ")");
+      }
+      if (admission instanceof WorkerPool.Admission.Refused refused) {
+        return Optional.of(outcome(refused.reply(), refused.stderr().orElse(new byte[0])));
+      }
+      Worker worker = ((WorkerPool.Admission.Admitted) admission).worker();
+      try {
+        Reply reply =
+            worker.call(request, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        return Optional.of(outcome(reply, worker.stderrTail()));
+      } finally {
+        pool.release(worker);
+      }
+    }
+  }
+
+  /** Retires every pool of {@code id} (a lifecycle change: disable, upgrade, rollback, doctor). */
+  public void retire(ExtensionId id) {
+    for (WorkerPool pool : new ArrayList<>(pools.values())) {
+      if (pool.key().id().equals(id)) {
+        pools.remove(pool.key(), pool);
+        pool.retire();
+      }
+    }
+  }
+
+  /** Returns the pids of the live workers of {@code id} (for tests and diagnostics). */
+  public List<Long> pids(ExtensionId id) {
+    List<Long> pids = new ArrayList<>();
+    for (WorkerPool pool : pools.values()) {
+      if (pool.key().id().equals(id)) {
+        pids.addAll(pool.pids());
+      }
+    }
+    return pids;
+  }
+
+  /**
+   * Retires every worker: no new request is admitted, requests in flight get up to {@link
+   * #CLOSE_DRAIN} to finish, then every worker is stopped (stdin closed, then its tree killed).
+   * Returns when nothing of any worker is left.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    List<WorkerPool> all = new ArrayList<>(pools.values());
+    pools.clear();
+    all.forEach(WorkerPool::retire);
+    long deadline = System.nanoTime() + CLOSE_DRAIN.toNanos();
+    for (WorkerPool pool : all) {
+      while (!pool.empty() && System.nanoTime() < deadline) {
+        synchronized (pool) {
+          try {
+            pool.wait(10);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            break;
+          }
+        }
+      }
+      pool.killAll();
+    }
+    for (Worker w : started) {
+      w.kill();
+    }
+    started.clear();
+    reaper.shutdownNow();
+    stopper.shutdown();
+  }
+
+  private void retireOthers(WorkerKey key) {
+    for (WorkerPool pool : pools.values()) {
+      WorkerKey other = pool.key();
+      if (other.id().equals(key.id()) && !other.equals(key)) {
+        pools.remove(other, pool);
+        pool.retire();
+      }
+    }
+  }
+
+  private void startReaper() {
+    if (reaping) {
+      return;
+    }
+    synchronized (this) {
+      if (reaping || closed) {
+        return;
+      }
+      reaping = true;
+      reaper.scheduleWithFixedDelay(this::reap, 250, 250, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void reap() {
+    long now = System.nanoTime();
+    for (WorkerPool pool : pools.values()) {
+      pool.reapIdle(now);
+    }
+    started.removeIf(Worker::finished);
+  }
+
+  private Outcome outcome(Reply reply, byte[] stderr) {
+    if (reply instanceof Reply.Answered answered) {
+      ObjectNode response = answered.response();
+      JsonNode ok = response.get("ok");
+      boolean notOk = ok != null && ok.isBoolean() && !ok.booleanValue();
+      return new Outcome(
+          new ProviderOutcome(
+              notOk ? RunStatus.PROVIDER_FAILED : RunStatus.SUCCEEDED,
+              Optional.empty(),
+              OptionalInt.empty(),
+              Optional.of(response)),
+          false);
+    }
+    if (reply instanceof Reply.Mismatch) {
+      return new Outcome(
+          new ProviderOutcome(
+              RunStatus.PROVIDER_FAILED,
+              Optional.of(RunFailure.ENTRYPOINT_CHANGED_DURING_RUN),
+              OptionalInt.empty(),
+              Optional.empty()),
+          true);
+    }
+    return new Outcome(failed(((Reply.Failed) reply).failure(), stderr), false);
+  }
+
+  private ProviderOutcome failed(RunFailure failure, byte @Nullable [] stderr) {
+    RunStatus status =
+        failure == RunFailure.RESPONSE_TOO_LARGE
+            ? RunStatus.INVALID_PROVIDER_OUTPUT
+            : RunStatus.PROVIDER_FAILED;
+    ProviderOutcome outcome =
+        new ProviderOutcome(status, Optional.of(failure), OptionalInt.empty(), Optional.empty());
+    return keepStderr && stderr != null ? outcome.withStderrTail(StderrTail.of(stderr)) : outcome;
+  }
+}

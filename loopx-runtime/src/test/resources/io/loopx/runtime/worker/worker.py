@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+# A LoopX provider that is also a warm worker (docs/contract/worker.md), in standard-library
+# Python, so that the worker protocol stays language-neutral. Its behaviour comes from the file
+# `mode` beside `bin/` (read once per process), so that tests change it without changing the
+# runtime identity. Every request it receives is noted in `seen/` (one file per request).
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def mode():
+    try:
+        with open(os.path.join(ROOT, "mode")) as f:
+            return f.read().strip()
+    except OSError:
+        return "ok"
+
+
+def note(name):
+    seen = os.path.join(ROOT, "seen")
+    os.makedirs(seen, exist_ok=True)
+    with open(os.path.join(seen, name), "w") as f:
+        f.write(str(os.getpid()))
+
+
+def send(obj):
+    sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+args = sys.argv[1:]
+if "--doctor" in args:
+    sys.exit(0)
+if "--loopx-worker" not in args:
+    request = json.load(sys.stdin)
+    send({"ok": True, "one_shot": True, "pid": os.getpid()})
+    sys.exit(0)
+
+m = mode()
+if m == "refuse":
+    send({"hello": "not a handshake"})
+    time.sleep(600)
+    sys.exit(0)
+if m == "silent":
+    time.sleep(600)
+    sys.exit(0)
+send({"schema_version": "loopx_worker_handshake_v0", "protocol": "demo_recall_v0", "pid": os.getpid()})
+if m == "child":
+    grandchild = subprocess.Popen(["sleep", "600"])
+    seen = os.path.join(ROOT, "seen")
+    os.makedirs(seen, exist_ok=True)
+    with open(os.path.join(seen, "grandchild.tmp"), "w") as f:
+        f.write(str(grandchild.pid))
+    os.rename(os.path.join(seen, "grandchild.tmp"), os.path.join(seen, "grandchild"))
+served = 0
+for line in sys.stdin:
+    frame = json.loads(line)
+    rid = frame["id"]
+    request = frame["request"]
+    served += 1
+    note(str(request.get("tag", rid)))
+    envelope = request.get("execution_envelope", {})
+    response = {
+        "ok": True,
+        "pid": os.getpid(),
+        "served": served,
+        "revision": os.environ.get("LOOPX_EXTENSION_REVISION"),
+        "envelope_revision": envelope.get("extension", {}).get("revision"),
+    }
+    if m in ("hang", "child") or request.get("hang"):
+        continue
+    if request.get("until"):
+        while not os.path.exists(os.path.join(ROOT, request["until"])):
+            time.sleep(0.01)
+    if m == "malformed":
+        sys.stdout.write("this is not a frame\n")
+        sys.stdout.flush()
+        continue
+    if m == "unknown-id":
+        send({"id": "999999", "response": response})
+        continue
+    if m == "big":
+        response["padding"] = "x" * 1_100_000
+    send({"id": rid, "response": response})
+    if m == "deaf":
+        time.sleep(600)  # ignores stdin from now on: only the kernel can end it with its host
+    if m == "twice":
+        send({"id": rid, "response": response})
