@@ -15,7 +15,14 @@ class ApiSignatureTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(
-      strings = {"loopx-api", "loopx-registry", "loopx-runtime", "loopx-testkit", "loopx-scaffold"})
+      strings = {
+        "loopx-api",
+        "loopx-registry",
+        "loopx-runtime",
+        "loopx-testkit",
+        "loopx-scaffold",
+        "loopx-store-postgresql"
+      })
   void apiSignatureFileMatchesTheCompiledModule(String artifactId) {
     LibraryModule module = LibraryModule.named(artifactId);
     Optional<String> failure =

@@ -15,7 +15,14 @@ class ApiStatusTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(
-      strings = {"loopx-api", "loopx-registry", "loopx-runtime", "loopx-testkit", "loopx-scaffold"})
+      strings = {
+        "loopx-api",
+        "loopx-registry",
+        "loopx-runtime",
+        "loopx-testkit",
+        "loopx-scaffold",
+        "loopx-store-postgresql"
+      })
   void everyExportedTypeHasAnApiStatus(String artifactId) {
     assertThat(ApiStatus.problems(LibraryModule.named(artifactId))).isEmpty();
   }

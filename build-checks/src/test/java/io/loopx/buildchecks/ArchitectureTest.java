@@ -32,7 +32,8 @@ class ArchitectureTest {
                 "io.loopx.registry",
                 "io.loopx.runtime",
                 "io.loopx.testkit",
-                "io.loopx.scaffold");
+                "io.loopx.scaffold",
+                "io.loopx.store.postgresql");
   }
 
   @Test
@@ -68,7 +69,10 @@ class ArchitectureTest {
   @Test
   void runtimeDoesNotDependOnTestkitNorScaffold() {
     ArchitectureRules.runtimeDoesNotDependOnHigherModules(
-            ArchitectureRules.RUNTIME, ArchitectureRules.TESTKIT, ArchitectureRules.SCAFFOLD)
+            ArchitectureRules.RUNTIME,
+            ArchitectureRules.TESTKIT,
+            ArchitectureRules.SCAFFOLD,
+            "io.loopx.store..")
         .check(production);
   }
 

@@ -19,14 +19,15 @@ import java.util.stream.Collectors;
  */
 record LibraryModule(String artifactId, String moduleName) {
 
-  /** The five library modules whose exported packages are public API. */
+  /** The six library modules whose exported packages are public API. */
   static final List<LibraryModule> ALL =
       List.of(
           new LibraryModule("loopx-api", "io.loopx.api"),
           new LibraryModule("loopx-registry", "io.loopx.registry"),
           new LibraryModule("loopx-runtime", "io.loopx.runtime"),
           new LibraryModule("loopx-testkit", "io.loopx.testkit"),
-          new LibraryModule("loopx-scaffold", "io.loopx.scaffold"));
+          new LibraryModule("loopx-scaffold", "io.loopx.scaffold"),
+          new LibraryModule("loopx-store-postgresql", "io.loopx.store.postgresql"));
 
   /** Returns the library module with the given artifact id. */
   static LibraryModule named(String artifactId) {

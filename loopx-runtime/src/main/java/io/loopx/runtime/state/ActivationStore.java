@@ -1,7 +1,9 @@
 package io.loopx.runtime.state;
 
+import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import java.util.List;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -20,6 +22,18 @@ public interface ActivationStore {
    * @throws LoopxException {@code STATE_UNREADABLE} or {@code IO_FAILED}
    */
   ActivationState read();
+
+  /**
+   * Reads the entry of {@code id} alone, as committed now: what the execute-time check of dispatch
+   * and run reads right before a launch. The default reads the whole state; a store that keeps
+   * entries apart (a database) may read just this one.
+   *
+   * @throws LoopxException {@code STATE_UNREADABLE} or {@code IO_FAILED}
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  default Optional<ExtensionRecord> entry(ExtensionId id) {
+    return read().get(id);
+  }
 
   /**
    * Applies {@code changes} atomically under the exclusive lock: re-reads the state, checks that

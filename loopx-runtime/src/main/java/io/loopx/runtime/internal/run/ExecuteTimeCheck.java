@@ -12,11 +12,11 @@ import io.loopx.runtime.state.ExtensionRecord;
 import org.apiguardian.api.API;
 
 /**
- * The execute-time check of a provider call (docs/threat-model.md, P3): read the state once more,
- * right before the launch, and require together that the extension is still installed and enabled,
- * that its active revision is the one the call was prepared for, and that its doctor proof still
- * covers the runtime identity about to be launched. A disable, upgrade or rollback that commits
- * before this read always wins.
+ * The execute-time check of a provider call (docs/threat-model.md, P3): read the entry once more
+ * ({@link ActivationStore#entry}), right before the launch, and require together that the extension
+ * is still installed and enabled, that its active revision is the one the call was prepared for,
+ * and that its doctor proof still covers the runtime identity about to be launched. A disable,
+ * upgrade or rollback that commits before this read always wins.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class ExecuteTimeCheck {
@@ -36,7 +36,14 @@ public final class ExecuteTimeCheck {
       Revision revision,
       RuntimeResolution.Resolved runtime,
       String operation) {
-    ExtensionRecord now = ExtensionRecords.requireEnabled(store.read().installed(id));
+    ExtensionRecord now =
+        ExtensionRecords.requireEnabled(
+            store
+                .entry(id)
+                .orElseThrow(
+                    () ->
+                        new LoopxException(
+                            ErrorKind.NOT_INSTALLED, "extension `" + id + "` is not installed")));
     requireRevision(now, revision, operation);
     if (!now.proofCovers(runtime.identity().value())) {
       throw Problems.doctorStale(id);

@@ -30,6 +30,7 @@ final class StateCodec {
   private static final ManifestLoader LOADER = new ManifestLoader();
   private static final JsonMapper MAPPER =
       JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+  private static final JsonMapper COMPACT = JsonMapper.builder().build();
   private static final Set<String> TOP_KEYS = Set.of("schema_version", "extensions");
   private static final Set<String> ENTRY_KEYS =
       Set.of(
@@ -140,30 +141,57 @@ final class StateCodec {
     root.put("schema_version", ActivationState.SCHEMA_VERSION);
     ObjectNode extensions = root.putObject("extensions");
     for (ExtensionRecord rec : state.extensions().values()) {
-      ObjectNode e = extensions.putObject(rec.id().value());
-      e.put("id", rec.id().value());
-      e.put("enabled", rec.enabled());
-      e.put("active_revision", rec.activeRevision().value());
-      putOptional(e, "rollback_revision", rec.rollbackRevision().map(Revision::value));
-      putOptional(e, "doctor_verified_revision", rec.doctorVerifiedRevision().map(Revision::value));
-      ArrayNode ids = e.putArray("doctor_verified_identities");
-      rec.doctorVerifiedIdentities().forEach(ids::add);
-      ArrayNode revs = e.putArray("revisions");
-      for (RevisionSnapshot s : rec.revisions()) {
-        ObjectNode r = revs.addObject();
-        r.put("revision", s.revision().value());
-        r.put("version", s.version());
-        r.set("manifest", s.manifest().toNormalizedJson());
-        putOptional(r, "entrypoint_path", s.entrypointPath());
-        ArrayNode proven = r.putArray(PROVEN);
-        s.provenIdentities().forEach(proven::add);
-      }
+      extensions.set(rec.id().value(), entryNode(rec));
     }
     byte[] json = MAPPER.writeValueAsBytes(root);
     byte[] out = new byte[json.length + 1];
     System.arraycopy(json, 0, out, 0, json.length);
     out[json.length] = '\n';
     return out;
+  }
+
+  /**
+   * Decodes one entry stored on its own (as JSON bytes) under {@code key}, with the same checks as
+   * an entry of the state file.
+   *
+   * @throws LoopxException {@code STATE_UNREADABLE} naming {@code key}
+   */
+  static ExtensionRecord decodeEntry(String key, byte[] bytes) {
+    JsonNode node;
+    try {
+      node = StrictJson.parse(bytes);
+    } catch (InvalidJsonException e) {
+      throw invalidEntry(key, e.getMessage(), e);
+    }
+    return decodeEntry(key, node);
+  }
+
+  /** Encodes one entry as compact JSON bytes, as it appears in the state file. */
+  static byte[] encodeEntry(ExtensionRecord rec) {
+    return COMPACT.writeValueAsBytes(entryNode(rec));
+  }
+
+  private static ObjectNode entryNode(ExtensionRecord rec) {
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    ObjectNode e = f.objectNode();
+    e.put("id", rec.id().value());
+    e.put("enabled", rec.enabled());
+    e.put("active_revision", rec.activeRevision().value());
+    putOptional(e, "rollback_revision", rec.rollbackRevision().map(Revision::value));
+    putOptional(e, "doctor_verified_revision", rec.doctorVerifiedRevision().map(Revision::value));
+    ArrayNode ids = e.putArray("doctor_verified_identities");
+    rec.doctorVerifiedIdentities().forEach(ids::add);
+    ArrayNode revs = e.putArray("revisions");
+    for (RevisionSnapshot s : rec.revisions()) {
+      ObjectNode r = revs.addObject();
+      r.put("revision", s.revision().value());
+      r.put("version", s.version());
+      r.set("manifest", s.manifest().toNormalizedJson());
+      putOptional(r, "entrypoint_path", s.entrypointPath());
+      ArrayNode proven = r.putArray(PROVEN);
+      s.provenIdentities().forEach(proven::add);
+    }
+    return e;
   }
 
   private static void putOptional(ObjectNode node, String key, Optional<String> value) {
