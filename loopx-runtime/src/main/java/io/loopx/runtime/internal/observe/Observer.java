@@ -119,17 +119,20 @@ public final class Observer {
     } finally {
       unlock(sequenced);
     }
-    writeEvent(jfr, operation, changes, "written");
     List<LoopxEvent> events = new ArrayList<>(before);
-    for (EntryChange c : changes) {
-      if (!c.changes()) {
-        continue;
+    try {
+      writeEvent(jfr, operation, changes, "written");
+      for (EntryChange c : changes) {
+        if (!c.changes()) {
+          continue;
+        }
+        LifecycleTransition t = transition(operation, c, doctor);
+        events.add(t);
+        log.log(Level.INFO, () -> line(t));
       }
-      LifecycleTransition t = transition(operation, c, doctor);
-      events.add(t);
-      log.log(Level.INFO, () -> line(t));
+    } finally {
+      deliver(ticket, events); // always: a ticket never delivered would stall every later one
     }
-    deliver(ticket, events);
     return after;
   }
 
@@ -150,8 +153,11 @@ public final class Observer {
         log.log(Level.WARNING, () -> "loopx: " + operation + " refused: state changed " + ids);
       }
     }
-    writeEvent(jfr, operation, changes, outcome);
-    deliver(ticket, events);
+    try {
+      writeEvent(jfr, operation, changes, outcome);
+    } finally {
+      deliver(ticket, events);
+    }
   }
 
   /** Returns a store that reads through {@code store} and writes through {@link #commit}. */
@@ -161,6 +167,11 @@ public final class Observer {
       @Override
       public ActivationState read() {
         return store.read();
+      }
+
+      @Override
+      public Optional<ExtensionRecord> entry(ExtensionId id) {
+        return store.entry(id); // a store's own one-entry read (one query for a database)
       }
 
       @Override
