@@ -29,6 +29,7 @@ public final class ScalingFixture {
     Path dir = Path.of(args[0]).toAbsolutePath();
     int installed = Integer.parseInt(args[1]);
     int revisions = Integer.parseInt(args[2]);
+    java.util.logging.Logger.getLogger("io.loopx").setLevel(java.util.logging.Level.OFF);
     Loopx loopx =
         Loopx.builder()
             .runtimeRoot(dir.resolve("root"))
