@@ -15,6 +15,7 @@ module io.loopx.runtime {
   requires jdk.jfr;
 
   exports io.loopx.runtime;
+  exports io.loopx.runtime.conformance;
   exports io.loopx.runtime.dispatch;
   exports io.loopx.runtime.events;
   exports io.loopx.runtime.lifecycle;
@@ -23,6 +24,8 @@ module io.loopx.runtime {
   exports io.loopx.runtime.run;
   exports io.loopx.runtime.state;
   // Internals the testkit's fakes and contract kit drive; no host depends on them.
+  exports io.loopx.runtime.internal.conformance to
+      io.loopx.testkit;
   exports io.loopx.runtime.internal.envelope to
       io.loopx.testkit;
   exports io.loopx.runtime.internal.identity to

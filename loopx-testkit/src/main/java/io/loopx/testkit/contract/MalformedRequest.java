@@ -1,6 +1,7 @@
 package io.loopx.testkit.contract;
 
 import io.loopx.api.json.StrictJson;
+import io.loopx.runtime.internal.conformance.EnvelopeMutations;
 import io.loopx.runtime.internal.run.RunRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -108,11 +109,7 @@ public enum MalformedRequest {
   }
 
   static String letters(Random random, int count) {
-    StringBuilder out = new StringBuilder(count);
-    for (int i = 0; i < count; i++) {
-      out.append((char) ('a' + random.nextInt(26)));
-    }
-    return out.toString();
+    return EnvelopeMutations.letters(random, count);
   }
 
   private static byte[] concat(byte[]... parts) {

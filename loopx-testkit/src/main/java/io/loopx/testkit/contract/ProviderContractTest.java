@@ -8,6 +8,7 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.spi.BuiltinContribution;
+import io.loopx.runtime.internal.conformance.EnvelopeMutations;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;

@@ -1,4 +1,4 @@
-package io.loopx.testkit.contract;
+package io.loopx.runtime.internal.conformance;
 
 import io.loopx.api.envelope.ExecutionEnvelope;
 import java.util.ArrayList;
@@ -6,15 +6,18 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The single-field mutations of a bound request (package-private): each changes exactly one thing
- * of the envelope, or the request it binds, and a provider that verifies its envelope must refuse
- * every one. The changed values come from a seeded {@link Random}.
+ * The single-field mutations of a bound request: each changes exactly one thing of the envelope, or
+ * the request it binds, and a provider that verifies its envelope must refuse every one. The
+ * changed values come from a seeded {@link Random}. Shared by the conformance check and the
+ * testkit's contract kit.
  */
-final class EnvelopeMutations {
+@API(status = API.Status.INTERNAL, since = "0.2")
+public final class EnvelopeMutations {
   static final String ENVELOPE = ExecutionEnvelope.REQUEST_KEY;
   static final List<String> FIELDS =
       List.of("schema_version", "action", "scope", "extension", "request_digest");
@@ -27,8 +30,9 @@ final class EnvelopeMutations {
    * @param description what was changed
    * @param request the request with the mutated envelope
    */
-  record Mutation(String description, ObjectNode request) {
-    Mutation {
+  public record Mutation(String description, ObjectNode request) {
+    /** Copies the request. */
+    public Mutation {
       Objects.requireNonNull(description, "description");
       request = request.deepCopy();
     }
@@ -42,7 +46,7 @@ final class EnvelopeMutations {
   /**
    * Returns every mutation of {@code bound} (a request with a bound envelope), in a fixed order.
    */
-  static List<Mutation> of(ObjectNode bound, Random random) {
+  public static List<Mutation> of(ObjectNode bound, Random random) {
     List<Mutation> out = new ArrayList<>();
     ObjectNode envelope = (ObjectNode) bound.get(ENVELOPE);
 
@@ -58,20 +62,17 @@ final class EnvelopeMutations {
 
     String action = envelope.get("action").asString();
     out.add(
-        mutate(
-            bound,
-            "action changed",
-            e -> e.put("action", action + "." + MalformedRequest.letters(random, 5))));
+        mutate(bound, "action changed", e -> e.put("action", action + "." + letters(random, 5))));
 
     ObjectNode scope = (ObjectNode) envelope.get("scope");
     List<String> scopeKeys = new ArrayList<>();
     scope.properties().forEach(p -> scopeKeys.add(p.getKey()));
-    String widened = "extra_" + MalformedRequest.letters(random, 6);
+    String widened = "extra_" + letters(random, 6);
     out.add(
         mutate(
             bound,
             "scope widened by key `" + widened + "`",
-            e -> ((ObjectNode) e.get("scope")).put(widened, MalformedRequest.letters(random, 4))));
+            e -> ((ObjectNode) e.get("scope")).put(widened, letters(random, 4))));
     String changedKey = scopeKeys.get(random.nextInt(scopeKeys.size()));
     out.add(
         mutate(
@@ -81,9 +82,7 @@ final class EnvelopeMutations {
               ObjectNode s = (ObjectNode) e.get("scope");
               JsonNode old = s.get(changedKey);
               String replacement =
-                  (old.isString() ? old.asString() : old.toString())
-                      + "-"
-                      + MalformedRequest.letters(random, 4);
+                  (old.isString() ? old.asString() : old.toString()) + "-" + letters(random, 4);
               s.put(changedKey, replacement);
             }));
 
@@ -93,9 +92,7 @@ final class EnvelopeMutations {
         mutate(
             bound,
             "extension.id changed",
-            e ->
-                ((ObjectNode) e.get("extension"))
-                    .put("id", id + "-" + MalformedRequest.letters(random, 4))));
+            e -> ((ObjectNode) e.get("extension")).put("id", id + "-" + letters(random, 4))));
     String revision = extension.get("revision").asString();
     out.add(
         mutate(
@@ -114,13 +111,13 @@ final class EnvelopeMutations {
     String removed = FIELDS.get(random.nextInt(FIELDS.size()));
     out.add(mutate(bound, "field `" + removed + "` removed", e -> e.remove(removed)));
 
-    String extra = "extra_" + MalformedRequest.letters(random, 6);
+    String extra = "extra_" + letters(random, 6);
     out.add(mutate(bound, "unknown field `" + extra + "` added", e -> e.put(extra, "x")));
 
     ObjectNode changedRequest = bound.deepCopy();
     String requestKey;
     do {
-      requestKey = "added_" + MalformedRequest.letters(random, 6);
+      requestKey = "added_" + letters(random, 6);
     } while (changedRequest.has(requestKey));
     changedRequest.put(requestKey, random.nextInt(1000));
     out.add(
@@ -131,6 +128,15 @@ final class EnvelopeMutations {
     withoutEnvelope.remove(ENVELOPE);
     out.add(new Mutation("envelope removed", withoutEnvelope));
     return List.copyOf(out);
+  }
+
+  /** Returns {@code count} random lowercase ASCII letters. */
+  public static String letters(Random random, int count) {
+    StringBuilder out = new StringBuilder(count);
+    for (int i = 0; i < count; i++) {
+      out.append((char) ('a' + random.nextInt(26)));
+    }
+    return out.toString();
   }
 
   private interface Change {
