@@ -37,6 +37,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -117,32 +118,32 @@ public final class ConformanceRun {
   /** The checks, in the order they run. */
   public enum Check {
     /** The doctor args exit 0. */
-    DOCTOR_EXITS_ZERO("run the doctor args in a scratch working directory and HOME: exit 0"),
+    DOCTOR_EXITS_ZERO("run the doctor in a scratch working directory and HOME and expect exit 0"),
     /** The doctor creates, changes and removes nothing under the scratch directories. */
-    DOCTOR_WRITES_NOTHING("compare the scratch working directory and HOME before and after"),
+    DOCTOR_WRITES_NOTHING("compare the scratch directories before and after the doctor"),
     /** The bare request, without an envelope, is refused. */
-    ENVELOPE_MISSING_REFUSED("send the request without an envelope: refused with ok:false"),
+    ENVELOPE_MISSING_REFUSED("send the request without an envelope and expect ok:false"),
     /** An envelope a caller wrote (revision and digest not bound by the host) is refused. */
     ENVELOPE_CALLER_MADE_REFUSED(
-        "send an envelope a caller wrote (unbound revision and digest): refused with ok:false"),
+        "send an envelope a caller wrote (unbound revision and digest) and expect ok:false"),
     /** Every single-field mutation of the bound envelope is refused. */
-    ENVELOPE_MUTATIONS_REFUSED("send each single-field envelope mutation: each refused"),
+    ENVELOPE_MUTATIONS_REFUSED("send each single-field envelope mutation and expect ok:false"),
     /** The effect marker is still absent after the refused requests. */
-    EFFECT_MARKER_ABSENT("after the refused requests, the effect marker path is still absent"),
+    EFFECT_MARKER_ABSENT("check that the refused requests left the effect marker absent"),
     /** The valid request gets exit 0 and exactly one JSON object without ok:false. */
-    REQUEST_ONE_JSON_OBJECT("send the valid request: exit 0, stdout exactly one JSON object"),
+    REQUEST_ONE_JSON_OBJECT("send the request and expect exit 0 and exactly one JSON object"),
     /** The answer is valid UTF-8. */
-    OUTPUT_UTF8("the answer's bytes are valid UTF-8"),
+    OUTPUT_UTF8("check that the answer is valid UTF-8"),
     /** The answer came within timeout_seconds. */
-    ANSWER_WITHIN_TIMEOUT("the answer comes within the manifest's timeout_seconds"),
+    ANSWER_WITHIN_TIMEOUT("check that the answer came within timeout_seconds"),
     /** The valid request padded to exactly the size cap is answered like the valid one. */
-    REQUEST_AT_SIZE_CAP("send the valid request padded to exactly 1000000 bytes: answered"),
+    REQUEST_AT_SIZE_CAP("send the request padded to exactly 1000000 bytes and expect an answer"),
     /** A worker's first line is the handshake. */
-    WORKER_HANDSHAKE("start worker mode: the first line is the handshake"),
+    WORKER_HANDSHAKE("start worker mode and expect the handshake as the first line"),
     /** A worker answers each framed request exactly once, and writes nothing else. */
-    WORKER_ONE_RESPONSE_PER_REQUEST("send 3 request frames: exactly one response frame each"),
+    WORKER_ONE_RESPONSE_PER_REQUEST("send 3 request frames and expect one response frame each"),
     /** A worker exits 0 by itself on stdin end-of-file. */
-    WORKER_EXITS_ON_EOF("close the worker's stdin: it exits 0 by itself");
+    WORKER_EXITS_ON_EOF("close the worker's stdin and expect exit 0");
 
     private final String plan;
 
@@ -152,7 +153,7 @@ public final class ConformanceRun {
 
     /** Returns the check's wire id. */
     public String id() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
 
     /** Returns what the check does, for a preview. */
@@ -523,8 +524,11 @@ public final class ConformanceRun {
 
   /** A one-line description of a launch. */
   static String describe(LaunchResult r) {
-    StringBuilder s = new StringBuilder(r.outcome().toString().toLowerCase(java.util.Locale.ROOT));
-    r.exitCode().ifPresent(c -> s.append(" exit ").append(c));
+    StringBuilder s =
+        new StringBuilder(
+            r.exitCode().isPresent()
+                ? "exit " + r.exitCode().getAsInt()
+                : r.outcome().toString().toLowerCase(Locale.ROOT).replace('_', ' '));
     r.startFailure().ifPresent(f -> s.append(" (").append(f).append(')'));
     s.append(" in ").append(r.duration().toMillis()).append(" ms, stdout: ");
     s.append(preview(r.stdout()));

@@ -1,5 +1,6 @@
 package io.loopx.samples.cli;
 
+import io.loopx.api.ActionToken;
 import io.loopx.api.CapabilityId;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
@@ -23,6 +24,15 @@ final class Arguments {
   static CapabilityId capabilityId(String value) {
     try {
       return CapabilityId.of(value);
+    } catch (InvalidValueException e) {
+      throw usage(e.getMessage());
+    }
+  }
+
+  /** Parses an action argument. */
+  static ActionToken action(String value) {
+    try {
+      return ActionToken.of(value);
     } catch (InvalidValueException e) {
       throw usage(e.getMessage());
     }

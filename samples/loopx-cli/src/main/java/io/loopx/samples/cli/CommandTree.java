@@ -69,6 +69,7 @@ final class CommandTree {
             .addSubcommand(new ExtensionRollbackCommand(session))
             .addSubcommand(new ExtensionUninstallCommand(session))
             .addSubcommand(new ExtensionRunCommand(session))
+            .addSubcommand(new ExtensionVerifyCommand(session))
             .addSubcommand(new ExtensionInitCommand(session));
     CommandLine capability =
         new CommandLine(new Capability())

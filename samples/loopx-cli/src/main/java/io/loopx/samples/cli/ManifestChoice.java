@@ -3,6 +3,7 @@ package io.loopx.samples.cli;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.file.Path;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
@@ -25,6 +26,15 @@ final class ManifestChoice {
    *     given; {@code manifest_invalid} for an invalid manifest or an unknown bundled id
    */
   LoadedManifest load(Loopx loopx) {
+    return load(loopx::bundledManifest);
+  }
+
+  /**
+   * Loads the chosen manifest; a bundled one through {@code bundledById} (given a valid id).
+   *
+   * @throws io.loopx.api.LoopxException as {@link #load(Loopx)}
+   */
+  LoadedManifest load(Function<String, LoadedManifest> bundledById) {
     Path file = manifest;
     String id = bundled;
     if ((file == null) == (id == null)) {
@@ -33,6 +43,6 @@ final class ManifestChoice {
     if (file != null) {
       return LoadedManifest.load(file);
     }
-    return loopx.bundledManifest(Arguments.extensionId(id).value());
+    return bundledById.apply(Arguments.extensionId(id).value());
   }
 }
