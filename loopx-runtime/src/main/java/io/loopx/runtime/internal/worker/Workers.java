@@ -105,6 +105,10 @@ public final class Workers implements AutoCloseable {
     Duration timeout = callDeadline.cap(manifestTimeout);
     boolean callerBound = timeout.compareTo(manifestTimeout) < 0;
     long deadline = System.nanoTime() + timeout.toNanos();
+    if (timeout.isZero()) {
+      // The caller's deadline is already past: nothing is started or sent (a warm worker stays).
+      return Optional.of(new Outcome(failed(RunFailure.TIMEOUT, null), false));
+    }
     StartHealth starts = health.computeIfAbsent(id, k -> new StartHealth());
     while (true) {
       if (closed) {
