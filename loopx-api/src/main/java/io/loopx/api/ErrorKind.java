@@ -67,11 +67,17 @@ public enum ErrorKind {
   @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   EXTENSION_ENABLED,
   /**
-   * No warm worker of the provider had a free slot within the request's time (docs/contract/
-   * worker.md): every process of the pool is busy up to {@code max_in_flight}.
+   * No warm worker of the provider had a free slot within the request's time, or its queue of
+   * waiting requests was full (docs/contract/worker.md#pool).
    */
   @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  PROVIDER_BUSY;
+  PROVIDER_BUSY,
+  /**
+   * The warm workers of the provider failed to start three times in a row (docs/contract/
+   * worker.md#failure); requests are refused until a doctor of the extension reports ready.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  PROVIDER_UNAVAILABLE;
 
   /** Returns the snake_case name used on the wire, e.g. {@code manifest_invalid}. */
   public String wireName() {

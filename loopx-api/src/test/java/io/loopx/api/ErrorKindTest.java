@@ -13,6 +13,7 @@ class ErrorKindTest {
     assertThat(ErrorKind.MANIFEST_INVALID.wireName()).isEqualTo("manifest_invalid");
     assertThat(ErrorKind.REVISION_ALREADY_ACTIVE.wireName()).isEqualTo("revision_already_active");
     assertThat(ErrorKind.INVALID_VALUE.wireName()).isEqualTo("invalid_value");
+    assertThat(ErrorKind.PROVIDER_UNAVAILABLE.wireName()).isEqualTo("provider_unavailable");
     for (ErrorKind kind : ErrorKind.values()) {
       assertThat(kind.wireName()).matches("[a-z]+(_[a-z]+)*");
     }
@@ -42,7 +43,10 @@ class ErrorKindTest {
             "envelope_mismatch",
             "policy_denied",
             "scaffold_invalid",
-            "entrypoint_unsupported");
+            "entrypoint_unsupported",
+            "extension_enabled",
+            "provider_busy",
+            "provider_unavailable");
     assertThat(Arrays.stream(ErrorKind.values()).map(ErrorKind::wireName)).containsAll(spec);
     // `usage` is the sample CLI's own kind: a library has no command line.
     assertThat(Arrays.stream(ErrorKind.values()).map(ErrorKind::wireName)).doesNotContain("usage");

@@ -2,6 +2,7 @@ package io.loopx.runtime;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
+import io.loopx.api.InvalidValueException;
 import io.loopx.api.LoopxException;
 import io.loopx.api.Permission;
 import io.loopx.api.spi.BuiltinContribution;
@@ -21,11 +22,13 @@ import io.loopx.runtime.internal.lifecycle.LifecycleCommand;
 import io.loopx.runtime.internal.lifecycle.LifecycleEngine;
 import io.loopx.runtime.internal.observe.Observer;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
+import io.loopx.runtime.internal.run.CallDeadline;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.internal.run.StandaloneRun;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.internal.state.IdentityCacheFile;
+import io.loopx.runtime.internal.worker.Workers;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
@@ -42,6 +45,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileSystem;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -148,6 +152,11 @@ public final class Loopx implements AutoCloseable {
     providers.close();
   }
 
+  /** The warm workers, when this facade starts them (for tests in this package). */
+  Optional<Workers> workers() {
+    return providers.workers();
+  }
+
   // ---------------------------------------------------------------- manifests
 
   /**
@@ -251,6 +260,31 @@ public final class Loopx implements AutoCloseable {
         id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.parse(input), mode));
   }
 
+  /**
+   * As {@link #run(ExtensionId, InputStream, Mode)}, ended by {@code deadline} when it is shorter
+   * than the manifest's {@code timeout_seconds} (docs/contract/worker.md#deadline): counted from
+   * this call, the provider's effective timeout is the smaller of the two, and one that has not
+   * answered by then ends {@code provider_failed} / {@code timeout} with its tree killed (a worker:
+   * retired). Interrupting the calling thread cancels a run in the same way ({@code cancelled}),
+   * with or without a deadline.
+   *
+   * @throws InvalidValueException when {@code deadline} is not positive
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public RunReceipt run(ExtensionId id, InputStream input, Mode mode, Duration deadline) {
+    CallDeadline bound = deadline(deadline);
+    return observer.run(
+        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.read(input), mode, bound));
+  }
+
+  /** As {@link #run(ExtensionId, InputStream, Mode, Duration)}, with the request as bytes. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public RunReceipt run(ExtensionId id, byte[] input, Mode mode, Duration deadline) {
+    CallDeadline bound = deadline(deadline);
+    return observer.run(
+        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.parse(input), mode, bound));
+  }
+
   // ---------------------------------------------------------------- capability dispatch
 
   /**
@@ -268,6 +302,49 @@ public final class Loopx implements AutoCloseable {
   public DispatchReceipt dispatch(DispatchRequest request, byte[] input, Mode mode) {
     return observer.dispatch(
         request, !mode.executes(), () -> dispatch.dispatch(request, RunRequest.parse(input), mode));
+  }
+
+  /**
+   * As {@link #dispatch(DispatchRequest, InputStream, Mode)}, ended by {@code deadline} when it is
+   * shorter than the manifest's {@code timeout_seconds} (docs/contract/worker.md#deadline): counted
+   * from this call, the provider's effective timeout is the smaller of the two; a provider that has
+   * not answered by then ends {@code provider_failed} / {@code timeout} with its tree killed (a
+   * worker: retired), and a request still waiting for a worker slot then fails with {@code
+   * provider_busy}. Interrupting the calling thread cancels a dispatch in the same way ({@code
+   * cancelled}), with or without a deadline.
+   *
+   * @throws InvalidValueException when {@code deadline} is not positive
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public DispatchReceipt dispatch(
+      DispatchRequest request, InputStream input, Mode mode, Duration deadline) {
+    CallDeadline bound = deadline(deadline);
+    return observer.dispatch(
+        request,
+        !mode.executes(),
+        () -> dispatch.dispatch(request, RunRequest.read(input), mode, bound));
+  }
+
+  /**
+   * As {@link #dispatch(DispatchRequest, InputStream, Mode, Duration)}, with the request given as
+   * bytes.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public DispatchReceipt dispatch(
+      DispatchRequest request, byte[] input, Mode mode, Duration deadline) {
+    CallDeadline bound = deadline(deadline);
+    return observer.dispatch(
+        request,
+        !mode.executes(),
+        () -> dispatch.dispatch(request, RunRequest.parse(input), mode, bound));
+  }
+
+  private static CallDeadline deadline(Duration deadline) {
+    Objects.requireNonNull(deadline, "deadline");
+    if (deadline.isNegative() || deadline.isZero()) {
+      throw new InvalidValueException("deadline", deadline.toString(), "must be positive");
+    }
+    return CallDeadline.after(deadline);
   }
 
   /**

@@ -110,6 +110,20 @@ final class WorkerFixture {
     return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
   }
 
+  /**
+   * Whether nothing runs under {@code pid} any more: no such process, or a zombie (killed and not
+   * yet reaped by a parent that may never reap it, such as a container's pid 1).
+   */
+  static boolean gone(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      char state = stat.charAt(stat.lastIndexOf(')') + 2);
+      return state == 'Z' || state == 'X';
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
   /** The live descendants of this JVM (workers and anything they started). */
   static List<Long> descendants() {
     return ProcessHandle.current()

@@ -13,7 +13,14 @@ public enum DoctorFailure {
   /** The probe exited with a non-zero status. */
   PROBE_NONZERO_EXIT,
   /** The runtime identity differed before and after the probe. */
-  ENTRYPOINT_CHANGED_DURING_PROBE;
+  ENTRYPOINT_CHANGED_DURING_PROBE,
+  /**
+   * The probe passed, but a warm worker of the runtime (it declares {@code [runtime.worker]}) could
+   * not be started or did not write a valid handshake within {@code timeout_seconds}
+   * (docs/contract/worker.md#doctor).
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  WORKER_HANDSHAKE_FAILED;
 
   /** Returns the wire word, e.g. {@code probe_nonzero_exit}. */
   public String wireName() {

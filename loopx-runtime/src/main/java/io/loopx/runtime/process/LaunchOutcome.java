@@ -11,6 +11,9 @@ import org.apiguardian.api.API;
  *   <li>{@link #EXECUTABLE_MISMATCH}: the file the kernel executed is not the {@linkplain
  *       LaunchRequest#executable() expected} one; the process was killed before its stdin was
  *       written, and its output is discarded.
+ *   <li>{@link #CANCELLED}: the calling thread was interrupted while it waited for the process;
+ *       LoopX terminated the whole group (its interrupt status is set again when the launch
+ *       returns).
  *   <li>{@link #TIMED_OUT}: the deadline passed before the process had exited by itself or crossed
  *       a cap. This wins even when a stream also crossed its cap afterwards (while LoopX was
  *       terminating the group).
@@ -33,6 +36,12 @@ public enum LaunchOutcome {
    * before writing its stdin and discarded its output.
    */
   EXECUTABLE_MISMATCH,
+  /**
+   * The calling thread was interrupted while the process ran; LoopX terminated the whole process
+   * group (docs/contract/worker.md#deadline).
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  CANCELLED,
   /** The timeout elapsed first; LoopX terminated the whole process group. */
   TIMED_OUT,
   /** Stdout exceeded its limit; LoopX terminated the whole process group. */

@@ -88,8 +88,8 @@ public record LaunchResult(
   }
 
   /**
-   * Returns the result of a run that LoopX stopped: {@code outcome} is {@code TIMED_OUT}, {@code
-   * STDOUT_OVER_LIMIT} or {@code STDERR_OVER_LIMIT}.
+   * Returns the result of a run that LoopX stopped: {@code outcome} is {@code CANCELLED}, {@code
+   * TIMED_OUT}, {@code STDOUT_OVER_LIMIT} or {@code STDERR_OVER_LIMIT}.
    *
    * @throws InvalidValueException for any other outcome
    */

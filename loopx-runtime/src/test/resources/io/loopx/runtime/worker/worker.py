@@ -28,6 +28,14 @@ def note(name):
         f.write(str(os.getpid()))
 
 
+def mark(name, value):
+    seen = os.path.join(ROOT, "seen")
+    os.makedirs(seen, exist_ok=True)
+    with open(os.path.join(seen, name + ".tmp"), "w") as f:
+        f.write(str(value))
+    os.rename(os.path.join(seen, name + ".tmp"), os.path.join(seen, name))
+
+
 def send(obj):
     sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
     sys.stdout.flush()
@@ -38,6 +46,12 @@ if "--doctor" in args:
     sys.exit(0)
 if "--loopx-worker" not in args:
     request = json.load(sys.stdin)
+    if request.get("sleep"):
+        # Starts a grandchild, notes both pids, then sleeps: only LoopX can end this tree early.
+        grandchild = subprocess.Popen(["sleep", "600"])
+        mark(request["tag"] + ".child", grandchild.pid)
+        mark(request["tag"], os.getpid())
+        time.sleep(600)
     send({"ok": True, "one_shot": True, "pid": os.getpid()})
     sys.exit(0)
 
@@ -52,11 +66,7 @@ if m == "silent":
 send({"schema_version": "loopx_worker_handshake_v0", "protocol": "demo_recall_v0", "pid": os.getpid()})
 if m == "child":
     grandchild = subprocess.Popen(["sleep", "600"])
-    seen = os.path.join(ROOT, "seen")
-    os.makedirs(seen, exist_ok=True)
-    with open(os.path.join(seen, "grandchild.tmp"), "w") as f:
-        f.write(str(grandchild.pid))
-    os.rename(os.path.join(seen, "grandchild.tmp"), os.path.join(seen, "grandchild"))
+    mark("grandchild", grandchild.pid)
 served = 0
 for line in sys.stdin:
     frame = json.loads(line)
@@ -64,6 +74,8 @@ for line in sys.stdin:
     request = frame["request"]
     served += 1
     note(str(request.get("tag", rid)))
+    if m == "die-first":
+        sys.exit(3)  # ends before answering its first request
     envelope = request.get("execution_envelope", {})
     response = {
         "ok": True,
@@ -72,6 +84,10 @@ for line in sys.stdin:
         "revision": os.environ.get("LOOPX_EXTENSION_REVISION"),
         "envelope_revision": envelope.get("extension", {}).get("revision"),
     }
+    if request.get("spawn"):
+        grandchild = subprocess.Popen(["sleep", "600"])
+        mark(str(request["tag"]) + ".child", grandchild.pid)
+        continue  # never answers: only LoopX can end this tree
     if m in ("hang", "child") or request.get("hang"):
         continue
     if request.get("until"):

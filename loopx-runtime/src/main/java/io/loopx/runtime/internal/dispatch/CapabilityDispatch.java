@@ -24,6 +24,7 @@ import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.envelope.EnvelopeBinder;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.lifecycle.Freshness;
+import io.loopx.runtime.internal.run.CallDeadline;
 import io.loopx.runtime.internal.run.ChangedDuringRun;
 import io.loopx.runtime.internal.run.ExecuteTimeCheck;
 import io.loopx.runtime.internal.run.ProviderLaunch;
@@ -83,6 +84,15 @@ public final class CapabilityDispatch {
 
   /** Dispatches {@code request} with the validated {@code input}; a preview starts nothing. */
   public DispatchReceipt dispatch(DispatchRequest request, RunRequest input, Mode mode) {
+    return dispatch(request, input, mode, CallDeadline.none());
+  }
+
+  /**
+   * As {@link #dispatch(DispatchRequest, RunRequest, Mode)}, the provider bounded by the smaller of
+   * the manifest timeout and {@code deadline}.
+   */
+  public DispatchReceipt dispatch(
+      DispatchRequest request, RunRequest input, Mode mode, CallDeadline deadline) {
     // Only the candidates of this capability (and a named provider) are checked for freshness.
     CapabilityRegistry generation = registry.apply(request.capabilityId(), request.providerId());
     Resolution resolution =
@@ -118,7 +128,7 @@ public final class CapabilityDispatch {
           EnvelopeBinder.bindForWire(
               request.action(), request.scope(), envelopeId, revision, input.body());
       if (mode.executes()) {
-        outcome = runExtension(envelopeId, revision, request, bound);
+        outcome = runExtension(envelopeId, revision, request, bound, deadline);
         containment = providers.containment();
       } else {
         outcome = ProviderOutcomes.preview();
@@ -146,7 +156,11 @@ public final class CapabilityDispatch {
   }
 
   private ProviderOutcome runExtension(
-      ExtensionId id, Revision revision, DispatchRequest request, EnvelopeBinder.Bound bound) {
+      ExtensionId id,
+      Revision revision,
+      DispatchRequest request,
+      EnvelopeBinder.Bound bound,
+      CallDeadline deadline) {
     ExtensionRecord record = ExtensionRecords.requireEnabled(currentRecord(id));
     ExecuteTimeCheck.requireRevision(record, revision, "dispatch");
     RuntimeResolution.Resolved runtime = freshness.requireFresh(record);
@@ -158,7 +172,7 @@ public final class CapabilityDispatch {
             .build();
     ExecuteTimeCheck.require(store, id, revision, runtime, "dispatch");
     ProviderLaunch.Called called =
-        providers.call(runtime, spec, request.extraArgs(), id, revision, launch);
+        providers.call(runtime, spec, request.extraArgs(), id, revision, launch, deadline);
     if (called.executableMismatch() || !freshness.unchangedSince(record, runtime)) {
       providers.retireWorkers(id);
       ChangedDuringRun.revoke(store, id, runtime.identity().value(), "dispatch");

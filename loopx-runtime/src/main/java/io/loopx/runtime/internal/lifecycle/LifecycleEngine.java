@@ -8,6 +8,7 @@ import io.loopx.runtime.internal.catalog.CatalogPublisher;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.internal.observe.Observer;
 import io.loopx.runtime.internal.run.ProviderLaunch;
+import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import java.nio.file.FileSystem;
@@ -95,6 +96,12 @@ public final class LifecycleEngine {
             store, command.operation(), plan.changes(), Observer.statuses(packets), results);
         // Warm workers are bound to what was active: a lifecycle change retires them.
         targets.forEach(t -> providers.retireWorkers(t.id()));
+      }
+      // An executed probe that reported ready ends the workers' provider_unavailable.
+      for (var packet : packets) {
+        if (packet.status() == DoctorStatus.READY) {
+          providers.workersReady(packet.extensionId());
+        }
       }
     }
     if (plan.failure().isPresent()) {

@@ -6,12 +6,16 @@ import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.internal.observe.JfrEvents;
 import io.loopx.runtime.internal.run.ProviderLaunch;
+import io.loopx.runtime.internal.run.StderrTail;
+import io.loopx.runtime.internal.worker.Workers;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.run.RunFailure;
 import java.nio.file.FileSystem;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Observes a {@link Target}: resolves its runtime and, when asked, runs the doctor probe and
@@ -62,7 +66,7 @@ final class Prober {
                 .request(
                     resolved, spec, spec.doctorArgs(), target.id(), target.manifest().revision())
                 .build());
-    ProbeOutcome outcome = outcome(result, resolved, target);
+    ProbeOutcome outcome = outcome(result, resolved, target, spec);
     jfr.end();
     if (jfr.shouldCommit()) {
       jfr.set(
@@ -71,26 +75,41 @@ final class Prober {
           outcome.failure().map(DoctorFailure::wireName).orElse("passed"));
       jfr.commit();
     }
-    return new Observation(
-        runtime, Optional.of(outcome.contained(providers.containment()).saying(result)));
+    return new Observation(runtime, Optional.of(outcome.contained(providers.containment())));
   }
 
+  /** The probe outcome with what the probe (or the failed worker) said. */
   private ProbeOutcome outcome(
-      LaunchResult result, RuntimeResolution.Resolved before, Target target) {
+      LaunchResult result, RuntimeResolution.Resolved before, Target target, RuntimeSpec spec) {
     if (result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH) {
-      return ProbeOutcome.failed(DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE);
+      return ProbeOutcome.failed(DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE).saying(result);
     }
     if (result.outcome() != LaunchOutcome.EXITED) {
-      return ProbeOutcome.failed(DoctorFailure.PROBE_EXECUTION_FAILED);
+      return ProbeOutcome.failed(DoctorFailure.PROBE_EXECUTION_FAILED).saying(result);
     }
     if (!result.exitedWithZero()) {
-      return ProbeOutcome.failed(DoctorFailure.PROBE_NONZERO_EXIT);
+      return ProbeOutcome.failed(DoctorFailure.PROBE_NONZERO_EXIT).saying(result);
+    }
+    // A runtime with [runtime.worker] must also start as a worker: one is started like a pool's,
+    // its handshake checked, and it is stopped (docs/contract/worker.md#doctor).
+    Optional<Workers.HandshakeCheck> worker =
+        providers.checkWorker(before, spec, target.id(), target.manifest().revision());
+    if (worker.isPresent() && worker.get().failure().isPresent()) {
+      DoctorFailure failure =
+          worker.get().failure().get() == RunFailure.ENTRYPOINT_CHANGED_DURING_RUN
+              ? DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE
+              : DoctorFailure.WORKER_HANDSHAKE_FAILED;
+      return new ProbeOutcome(
+          Optional.of(failure),
+          Optional.empty(),
+          OptionalInt.empty(),
+          StderrTail.of(worker.get().stderr()));
     }
     RuntimeResolution after = resolve(target, resolver.uncached()); // hashed again, never cached
     if (!before.unchangedSince(after)) {
-      return ProbeOutcome.failed(DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE);
+      return ProbeOutcome.failed(DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE).saying(result);
     }
-    return ProbeOutcome.PASSED;
+    return ProbeOutcome.PASSED.saying(result);
   }
 
   private RuntimeResolution resolve(Target target) {

@@ -85,8 +85,10 @@ import org.apiguardian.api.API;
  * environment and paths are encoded by the JVM in the platform encoding; a value that encoding
  * cannot represent is refused (run the host under a UTF-8 locale to pass any text).
  *
- * <p>Interrupts do not cut a launch short (it is bounded by the timeout); the interrupt status is
- * restored when the call returns.
+ * <p>Interrupting the calling thread while it waits for the process cancels the launch: the cgroup
+ * or group is terminated as after a timeout and the result is {@link LaunchOutcome#CANCELLED}; a
+ * thread interrupted before the launch starts nothing (also {@code CANCELLED}). The interrupt
+ * status is restored when the call returns.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class OsProcessLauncher implements ProcessLauncher {
@@ -171,6 +173,10 @@ public final class OsProcessLauncher implements ProcessLauncher {
   public LaunchResult launch(LaunchRequest request) {
     Objects.requireNonNull(request, "request");
     long started = System.nanoTime();
+    if (Thread.currentThread().isInterrupted()) {
+      return LaunchResult.stopped(
+          LaunchOutcome.CANCELLED, new byte[0], new byte[0], Duration.ofNanos(0));
+    }
     Path directory;
     if (request.workingDirectory().isPresent()) {
       Path given = request.workingDirectory().get();
@@ -311,7 +317,9 @@ public final class OsProcessLauncher implements ProcessLauncher {
 
     Duration duration = Duration.ofNanos(System.nanoTime() - started);
     LaunchResult result;
-    if (stop == RunSignals.Stop.DEADLINE) {
+    if (stop == RunSignals.Stop.CANCELLED) {
+      result = stopped(LaunchOutcome.CANCELLED, stdout, stderr, duration);
+    } else if (stop == RunSignals.Stop.DEADLINE) {
       result = stopped(LaunchOutcome.TIMED_OUT, stdout, stderr, duration);
     } else if (stdout.crossed()) {
       result = stopped(LaunchOutcome.STDOUT_OVER_LIMIT, stdout, stderr, duration);

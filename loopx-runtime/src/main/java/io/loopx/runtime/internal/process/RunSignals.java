@@ -1,8 +1,9 @@
 package io.loopx.runtime.internal.process;
 
 /**
- * The events that end the waiting phase of a run: the leader exited, or a stream crossed its cap.
- * The waiting thread is not interruptible; an interrupt is remembered for the caller to re-assert.
+ * The events that end the waiting phase of a run: the leader exited, a stream crossed its cap, the
+ * deadline passed, or the waiting thread was interrupted (remembered for the caller to re-assert
+ * once the run is terminated).
  */
 final class RunSignals {
 
@@ -10,7 +11,8 @@ final class RunSignals {
   enum Stop {
     EXITED,
     OVER_LIMIT,
-    DEADLINE
+    DEADLINE,
+    CANCELLED
   }
 
   private boolean exited;
@@ -29,8 +31,8 @@ final class RunSignals {
 
   /**
    * Waits until an event or until {@code timeoutNanos} have passed since {@code startNanos} (both
-   * in {@link System#nanoTime()} terms). A cap crossing wins over an exit seen in the same wake-up
-   * (the caller classifies by the streams' own flags anyway).
+   * in {@link System#nanoTime()} terms), or until the thread is interrupted. A cap crossing wins
+   * over an exit seen in the same wake-up (the caller classifies by the streams' own flags anyway).
    */
   synchronized Stop await(long startNanos, long timeoutNanos) {
     while (true) {
@@ -50,6 +52,7 @@ final class RunSignals {
         wait(millis, nanos);
       } catch (InterruptedException e) {
         interrupted = true;
+        return Stop.CANCELLED;
       }
     }
   }

@@ -74,7 +74,9 @@ public final class ProviderLaunch {
    * Runs a prepared call whose governance checks (the execute-time check included) have passed: on
    * a warm worker of (id, revision, identity) when {@code spec} declares {@code [runtime.worker]},
    * the launcher is LoopX's own, no extra arguments are given and the workers are not closed; else
-   * {@code oneShot} is started and classified (docs/contract/worker.md).
+   * {@code oneShot} is started and classified (docs/contract/worker.md). Either way the call ends
+   * by the smaller of the manifest timeout and the caller's {@code deadline}: a one-shot launch
+   * gets that as its timeout (a deadline already past starts nothing and ends {@code timeout}).
    */
   public Called call(
       RuntimeResolution.Resolved runtime,
@@ -82,24 +84,81 @@ public final class ProviderLaunch {
       List<String> extraArgs,
       ExtensionId id,
       Revision revision,
-      LaunchRequest oneShot) {
+      LaunchRequest oneShot,
+      CallDeadline deadline) {
     if (spec.worker().isPresent() && extraArgs.isEmpty() && workers.isPresent()) {
-      Map<String, String> env =
-          new LinkedHashMap<>(environment(runtime, hostEnvironment, searchPath, id, revision));
-      env.put(ProviderMain.WORKER_PROTOCOL_VARIABLE, spec.protocol().value());
-      LaunchRequest start =
-          request(runtime, spec, spec.worker().get().args(), id, revision).environment(env).build();
+      LaunchRequest start = workerLaunch(runtime, spec, id, revision);
       Optional<Workers.Outcome> outcome =
           workers
               .get()
-              .call(id, revision, runtime.identity().value(), spec, start, oneShot.stdin());
+              .call(
+                  id, revision, runtime.identity().value(), spec, start, oneShot.stdin(), deadline);
       if (outcome.isPresent()) {
         return new Called(outcome.get().outcome(), outcome.get().executableMismatch());
       }
     }
-    LaunchResult result = launch(oneShot);
+    Duration timeout = deadline.cap(oneShot.timeout());
+    if (timeout.isZero()) {
+      return new Called(
+          ProviderOutcomes.classify(
+              LaunchResult.stopped(LaunchOutcome.TIMED_OUT, new byte[0], new byte[0], timeout)),
+          false);
+    }
+    LaunchResult result =
+        launch(timeout.equals(oneShot.timeout()) ? oneShot : retimed(oneShot, timeout));
     return new Called(
         ProviderOutcomes.classify(result), result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH);
+  }
+
+  private static LaunchRequest retimed(LaunchRequest request, Duration timeout) {
+    return new LaunchRequest(
+        request.argv(),
+        request.environment(),
+        request.workingDirectory(),
+        request.stdin(),
+        timeout,
+        request.stdoutLimit(),
+        request.stderrLimit(),
+        request.executable());
+  }
+
+  /**
+   * Returns the launch of a warm worker of {@code runtime}: the one-shot argv with {@code
+   * runtime.worker.args} appended and {@code LOOPX_WORKER_PROTOCOL} set (docs/contract/worker.md).
+   */
+  private LaunchRequest workerLaunch(
+      RuntimeResolution.Resolved runtime, RuntimeSpec spec, ExtensionId id, Revision revision) {
+    Map<String, String> env =
+        new LinkedHashMap<>(environment(runtime, hostEnvironment, searchPath, id, revision));
+    env.put(ProviderMain.WORKER_PROTOCOL_VARIABLE, spec.protocol().value());
+    return request(runtime, spec, spec.worker().orElseThrow().args(), id, revision)
+        .environment(env)
+        .build();
+  }
+
+  /**
+   * The doctor's worker check (docs/contract/doctor.md#probe): for a runtime that declares {@code
+   * [runtime.worker]}, when this launch path starts workers, starts one worker exactly as a pool
+   * would, waits up to {@code timeout_seconds} for its handshake and stops it; empty when there is
+   * nothing to check (no worker table, or a host launcher).
+   */
+  public Optional<Workers.HandshakeCheck> checkWorker(
+      RuntimeResolution.Resolved runtime, RuntimeSpec spec, ExtensionId id, Revision revision) {
+    if (spec.worker().isEmpty() || workers.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        workers
+            .get()
+            .checkHandshake(
+                workerLaunch(runtime, spec, id, revision),
+                spec,
+                Duration.ofSeconds(spec.timeoutSeconds())));
+  }
+
+  /** Forgets the failed worker starts of {@code id}: a doctor of it reported ready. */
+  public void workersReady(ExtensionId id) {
+    workers.ifPresent(w -> w.ready(id));
   }
 
   /** Retires the warm workers of {@code id} (a lifecycle change or a changed runtime). */

@@ -57,6 +57,8 @@ public final class ProviderOutcomes {
         return failed(RunStatus.PROVIDER_FAILED, RunFailure.EXECUTION_FAILED, object);
       case EXECUTABLE_MISMATCH:
         return ChangedDuringRun.outcome();
+      case CANCELLED:
+        return failed(RunStatus.PROVIDER_FAILED, RunFailure.CANCELLED, object);
       case TIMED_OUT:
         return failed(RunStatus.PROVIDER_FAILED, RunFailure.TIMEOUT, object);
       case STDOUT_OVER_LIMIT:

@@ -49,6 +49,14 @@ public final class StandaloneRun {
 
   /** Runs extension {@code id} with the validated {@code request}; a preview starts nothing. */
   public RunReceipt run(ExtensionId id, RunRequest request, Mode mode) {
+    return run(id, request, mode, CallDeadline.none());
+  }
+
+  /**
+   * As {@link #run(ExtensionId, RunRequest, Mode)}, the provider bounded by the smaller of the
+   * manifest timeout and {@code deadline}.
+   */
+  public RunReceipt run(ExtensionId id, RunRequest request, Mode mode, CallDeadline deadline) {
     byte[] stdin = request.providerInput();
     if (stdin.length > RunRequest.MAX_BYTES) {
       throw new LoopxException(
@@ -97,7 +105,7 @@ public final class StandaloneRun {
             .build();
     ExecuteTimeCheck.require(store, id, manifest.revision(), runtime, "run");
     ProviderLaunch.Called called =
-        providers.call(runtime, spec, List.of(), id, manifest.revision(), launch);
+        providers.call(runtime, spec, List.of(), id, manifest.revision(), launch, deadline);
     if (called.executableMismatch() || !freshness.unchangedSince(record, runtime)) {
       providers.retireWorkers(id);
       ChangedDuringRun.revoke(store, id, runtime.identity().value(), "run");

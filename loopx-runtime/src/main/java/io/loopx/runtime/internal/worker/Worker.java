@@ -36,7 +36,11 @@ final class Worker {
   private final LinkedBlockingQueue<byte[]> outbox = new LinkedBlockingQueue<>();
   private final CompletableFuture<Boolean> handshake = new CompletableFuture<>();
   private final ProtocolId protocol;
+  private final AtomicLong answered = new AtomicLong();
+  private final java.util.concurrent.atomic.AtomicBoolean reported =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private volatile boolean dead;
+  private volatile boolean broke;
 
   // Guarded by the pool.
   int admitted;
@@ -52,34 +56,69 @@ final class Worker {
   sealed interface Start {
     record Ready(Worker worker) implements Start {}
 
-    record Refused(Reply reply, Optional<byte[]> stderr) implements Start {}
+    /**
+     * The worker did not become ready.
+     *
+     * @param reply what the request that started it gets
+     * @param stderr the worker's stderr tail, when it ran
+     * @param why the kind of failure, for the pool's count of failed starts
+     */
+    record Refused(Reply reply, Optional<byte[]> stderr, Why why) implements Start {}
+
+    /** Why a start was refused. */
+    enum Why {
+      /** Not started, or the handshake was wrong, or missing when its time was up. */
+      FAILED,
+      /** The handshake was still missing when the caller's time was up (not the worker's fault). */
+      OUT_OF_TIME,
+      /** The starting thread was interrupted. */
+      CANCELLED,
+      /** The process executed other bytes than the hashed file. */
+      MISMATCH
+    }
   }
 
-  /** Starts the process and waits for its handshake within {@code timeout}. */
-  static Start start(LongLivedProcess.Start launched, ProtocolId protocol, Duration timeout) {
+  /**
+   * Starts the process and waits for its handshake within {@code timeout}; {@code callerBound} says
+   * that {@code timeout} is shorter than the manifest's because of the caller's deadline (a
+   * handshake missing at its end is then {@code timeout}, not a failed start).
+   */
+  static Start start(
+      LongLivedProcess.Start launched, ProtocolId protocol, Duration timeout, boolean callerBound) {
     if (launched instanceof LongLivedProcess.Start.NotStarted) {
-      return new Start.Refused(new Reply.Failed(RunFailure.EXECUTION_FAILED), Optional.empty());
+      return new Start.Refused(
+          new Reply.Failed(RunFailure.EXECUTION_FAILED), Optional.empty(), Start.Why.FAILED);
     }
     if (launched instanceof LongLivedProcess.Start.Mismatch) {
-      return new Start.Refused(new Reply.Mismatch(), Optional.empty());
+      return new Start.Refused(new Reply.Mismatch(), Optional.empty(), Start.Why.MISMATCH);
     }
     LongLivedProcess process = ((LongLivedProcess.Start.Running) launched).process();
     Worker worker = new Worker(process, protocol);
     worker.thread("stdout", worker::read);
     worker.thread("stdin", worker::write);
     boolean ok;
+    Start.Why why = Start.Why.FAILED;
     try {
       ok = worker.handshake.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException | ExecutionException e) {
+    } catch (TimeoutException e) {
+      ok = false;
+      why = callerBound ? Start.Why.OUT_OF_TIME : Start.Why.FAILED;
+    } catch (ExecutionException e) {
       ok = false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       ok = false;
+      why = Start.Why.CANCELLED;
     }
     if (!ok) {
       worker.kill();
-      return new Start.Refused(
-          new Reply.Failed(RunFailure.WORKER_HANDSHAKE_FAILED), Optional.of(process.stderrTail()));
+      RunFailure failure =
+          switch (why) {
+            case OUT_OF_TIME -> RunFailure.TIMEOUT;
+            case CANCELLED -> RunFailure.CANCELLED;
+            default -> RunFailure.WORKER_HANDSHAKE_FAILED;
+          };
+      return new Start.Refused(new Reply.Failed(failure), Optional.of(process.stderrTail()), why);
     }
     return new Start.Ready(worker);
   }
@@ -97,6 +136,19 @@ final class Worker {
   /** Returns whether the worker can take requests. */
   boolean usable() {
     return !dead;
+  }
+
+  /**
+   * Returns true exactly once for a worker that ended on its own (exited, was killed from outside,
+   * broke the frame protocol), never for one the host retired or killed (timeout, cancel, close).
+   */
+  boolean reportBreak() {
+    return broke && reported.compareAndSet(false, true);
+  }
+
+  /** Returns whether the worker has answered at least one request. */
+  boolean answeredAny() {
+    return answered.get() > 0;
   }
 
   /** Returns the last bytes the worker wrote to stderr. */
@@ -190,7 +242,7 @@ final class Worker {
         }
       }
     } catch (IOException e) {
-      kill();
+      breakDown();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -217,7 +269,7 @@ final class Worker {
           line = append(line, length, chunk, from, part);
           length += part;
           if (!accept(line, length)) {
-            kill();
+            breakDown();
             return;
           }
           length = 0;
@@ -234,6 +286,14 @@ final class Worker {
     } catch (IOException e) {
       // Killed or exited: the end of the stream.
     }
+    breakDown();
+  }
+
+  /** Kills the tree of a worker that ended or broke the protocol on its own (not the host). */
+  private void breakDown() {
+    if (!dead) {
+      broke = true;
+    }
     kill();
   }
 
@@ -246,7 +306,7 @@ final class Worker {
         culprit.complete(new Reply.Failed(RunFailure.RESPONSE_TOO_LARGE));
       }
     }
-    kill();
+    breakDown();
   }
 
   private static byte[] append(byte[] line, int length, byte[] chunk, int from, int part) {
@@ -273,6 +333,7 @@ final class Worker {
     if (pending == null) {
       return false; // an unknown id, or a second response to one request
     }
+    answered.incrementAndGet();
     pending.complete(new Reply.Answered(response.get().response()));
     return true;
   }

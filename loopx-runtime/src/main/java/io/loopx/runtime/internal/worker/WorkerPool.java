@@ -11,12 +11,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The workers of one {@link WorkerKey}: at most {@code max_processes} processes, each with at most
  * {@code max_in_flight} requests at once and recycled after {@code max_requests}; an idle one is
  * retired after {@code idle_seconds}. A retired pool admits nothing more and stops each worker once
- * its requests in flight have ended. Thread-safe (guarded by itself).
+ * its requests in flight have ended. At most {@link #queueBound} requests wait for a slot; a start
+ * after a failure waits the {@link StartHealth#backoff() back-off} first. Thread-safe (guarded by
+ * itself).
  */
 final class WorkerPool {
   /** How long a stopping worker may take to exit after its stdin closed. */
@@ -29,8 +32,10 @@ final class WorkerPool {
   private final Supplier<LongLivedProcess.Start> launcher;
   private final Executor stopper;
   private final Set<Worker> registry;
+  private final StartHealth health;
   private final List<Worker> live = new ArrayList<>();
   private int starting;
+  private int waiting;
   private boolean retired;
 
   WorkerPool(
@@ -40,7 +45,8 @@ final class WorkerPool {
       Duration timeout,
       Supplier<LongLivedProcess.Start> launcher,
       Executor stopper,
-      Set<Worker> registry) {
+      Set<Worker> registry,
+      StartHealth health) {
     this.key = key;
     this.spec = spec;
     this.protocol = protocol;
@@ -48,6 +54,12 @@ final class WorkerPool {
     this.launcher = launcher;
     this.stopper = stopper;
     this.registry = registry;
+    this.health = health;
+  }
+
+  /** The most requests that wait for a slot at once: 4 x max_processes x max_in_flight. */
+  static int queueBound(WorkerSpec spec) {
+    return 4 * spec.maxProcesses() * spec.maxInFlight();
   }
 
   WorkerKey key() {
@@ -65,47 +77,85 @@ final class WorkerPool {
     /** No slot came free before the deadline. */
     record Busy() implements Admission {}
 
+    /** {@link #queueBound} requests already wait: refused at once. */
+    record Full(int waiting) implements Admission {}
+
     /** The pool was retired meanwhile: ask the current one. */
     record Retired() implements Admission {}
   }
 
-  /** Admits one request before {@code deadline} ({@link System#nanoTime()}). */
-  Admission admit(long deadline) {
+  /**
+   * Admits one request before {@code deadline} ({@link System#nanoTime()}); {@code callerBound}
+   * says that the caller's deadline, not the manifest timeout, set it.
+   */
+  Admission admit(long deadline, boolean callerBound) {
+    boolean queued = false;
     synchronized (this) {
-      while (true) {
-        if (retired) {
-          return new Admission.Retired();
-        }
-        live.removeIf(w -> !w.usable());
-        for (Worker w : live) {
-          if (w.admitted < spec.maxInFlight() && w.started < spec.maxRequests()) {
-            w.admitted++;
-            w.started++;
-            return new Admission.Admitted(w);
+      try {
+        while (true) {
+          if (retired) {
+            return new Admission.Retired();
+          }
+          live.removeIf(w -> !w.usable());
+          for (Worker w : live) {
+            if (w.admitted < spec.maxInFlight() && w.started < spec.maxRequests()) {
+              w.admitted++;
+              w.started++;
+              return new Admission.Admitted(w);
+            }
+          }
+          if (live.size() + starting < spec.maxProcesses()) {
+            starting++;
+            break;
+          }
+          long left = deadline - System.nanoTime();
+          if (left <= 0) {
+            return new Admission.Busy();
+          }
+          if (!queued) {
+            if (waiting >= queueBound(spec)) {
+              return new Admission.Full(waiting);
+            }
+            waiting++;
+            queued = true;
+          }
+          try {
+            wait(Math.max(1, left / 1_000_000));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return cancelled();
           }
         }
-        if (live.size() + starting < spec.maxProcesses()) {
-          starting++;
-          break;
-        }
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return new Admission.Busy();
-        }
-        try {
-          wait(Math.max(1, left / 1_000_000));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return new Admission.Refused(
-              new Reply.Failed(io.loopx.runtime.run.RunFailure.CANCELLED), Optional.empty());
+      } finally {
+        if (queued) {
+          waiting--;
         }
       }
     }
-    Worker.Start start = Worker.start(launcher.get(), protocol, timeout);
+    Worker.@Nullable Start start = null;
+    try {
+      Admission early = backOff(deadline);
+      if (early != null) {
+        return early;
+      }
+      long left = deadline - System.nanoTime();
+      boolean cut = callerBound && left < timeout.toNanos();
+      start = Worker.start(launcher.get(), protocol, Duration.ofNanos(Math.max(0, left)), cut);
+    } finally {
+      if (start == null) {
+        synchronized (this) {
+          starting--;
+          notifyAll();
+        }
+      }
+    }
     synchronized (this) {
       starting--;
       notifyAll();
       if (start instanceof Worker.Start.Refused refused) {
+        if (refused.why() == Worker.Start.Why.FAILED) {
+          health.failedStart();
+        }
         return new Admission.Refused(refused.reply(), refused.stderr());
       }
       Worker worker = ((Worker.Start.Ready) start).worker();
@@ -119,6 +169,41 @@ final class WorkerPool {
       worker.started = 1;
       return new Admission.Admitted(worker);
     }
+  }
+
+  /**
+   * Waits the back-off of the failures before this start; returns null to go on with the start,
+   * else what the request gets (interrupted: {@code cancelled}; out of time: busy).
+   */
+  private @Nullable Admission backOff(long deadline) {
+    Duration wait = health.backoff();
+    if (wait.isZero()) {
+      return null;
+    }
+    long until = Math.min(System.nanoTime() + wait.toNanos(), deadline);
+    try {
+      long left;
+      while ((left = until - System.nanoTime()) > 0) {
+        java.util.concurrent.TimeUnit.NANOSECONDS.sleep(left);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return cancelled();
+    }
+    if (deadline - System.nanoTime() <= 0) {
+      return new Admission.Busy();
+    }
+    return null;
+  }
+
+  private static Admission cancelled() {
+    return new Admission.Refused(
+        new Reply.Failed(io.loopx.runtime.run.RunFailure.CANCELLED), Optional.empty());
+  }
+
+  /** Returns how many requests wait for a slot (for tests). */
+  synchronized int waiting() {
+    return waiting;
   }
 
   /** Gives back the slot of one request on {@code worker}. */

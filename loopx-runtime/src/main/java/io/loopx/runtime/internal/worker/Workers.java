@@ -7,6 +7,7 @@ import io.loopx.api.Revision;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
+import io.loopx.runtime.internal.run.CallDeadline;
 import io.loopx.runtime.internal.run.StderrTail;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.run.ProviderOutcome;
@@ -44,6 +45,7 @@ public final class Workers implements AutoCloseable {
   private final OsProcessLauncher launcher;
   private final boolean keepStderr;
   private final Map<WorkerKey, WorkerPool> pools = new ConcurrentHashMap<>();
+  private final Map<ExtensionId, StartHealth> health = new ConcurrentHashMap<>();
   private final Set<Worker> started = ConcurrentHashMap.newKeySet();
   private final ExecutorService stopper =
       Executors.newCachedThreadPool(
@@ -82,7 +84,12 @@ public final class Workers implements AutoCloseable {
    * Runs {@code request} (the bound request, as a one-shot provider would read it on stdin) on a
    * worker of (id, revision, identity), started from {@code launch} (the one-shot launch with the
    * worker args appended) if none is free; empty once this is closed (the caller runs one-shot).
-   * The caller has done every governance check, the execute-time check included.
+   * The caller has done every governance check, the execute-time check included. The request ends
+   * by the smaller of the manifest timeout and the caller's {@code callDeadline}.
+   *
+   * @throws LoopxException {@code PROVIDER_UNAVAILABLE} after {@value
+   *     StartHealth#UNAVAILABLE_AFTER} failed starts in a row (until a doctor reports ready);
+   *     {@code PROVIDER_BUSY} when the queue is full or no slot comes free in time
    */
   public Optional<Outcome> call(
       ExtensionId id,
@@ -90,14 +97,33 @@ public final class Workers implements AutoCloseable {
       String identity,
       RuntimeSpec spec,
       LaunchRequest launch,
-      byte[] request) {
+      byte[] request,
+      CallDeadline callDeadline) {
     WorkerSpec workerSpec = spec.worker().orElseThrow();
     WorkerKey key = new WorkerKey(id, revision, identity);
-    Duration timeout = Duration.ofSeconds(spec.timeoutSeconds());
+    Duration manifestTimeout = Duration.ofSeconds(spec.timeoutSeconds());
+    Duration timeout = callDeadline.cap(manifestTimeout);
+    boolean callerBound = timeout.compareTo(manifestTimeout) < 0;
     long deadline = System.nanoTime() + timeout.toNanos();
+    if (timeout.isZero()) {
+      // The caller's deadline is already past: nothing is started or sent (a warm worker stays).
+      return Optional.of(new Outcome(failed(RunFailure.TIMEOUT, null), false));
+    }
+    StartHealth starts = health.computeIfAbsent(id, k -> new StartHealth());
     while (true) {
       if (closed) {
         return Optional.empty();
+      }
+      if (starts.unavailable()) {
+        throw new LoopxException(
+            ErrorKind.PROVIDER_UNAVAILABLE,
+            "extension `"
+                + id
+                + "` is unavailable: "
+                + starts.failedStarts()
+                + " worker starts failed in a row; run `loopx extension doctor "
+                + id
+                + " --execute`");
       }
       retireOthers(key);
       WorkerPool pool =
@@ -111,9 +137,10 @@ public final class Workers implements AutoCloseable {
                       timeout,
                       () -> launcher.startLongLived(launch),
                       stopper,
-                      started));
+                      started,
+                      starts));
       startReaper();
-      WorkerPool.Admission admission = pool.admit(deadline);
+      WorkerPool.Admission admission = pool.admit(deadline, callerBound);
       if (admission instanceof WorkerPool.Admission.Retired) {
         pools.remove(key, pool);
         continue;
@@ -131,6 +158,19 @@ public final class Workers implements AutoCloseable {
                 + workerSpec.maxInFlight()
                 + ")");
       }
+      if (admission instanceof WorkerPool.Admission.Full full) {
+        throw new LoopxException(
+            ErrorKind.PROVIDER_BUSY,
+            "extension `"
+                + id
+                + "` already has "
+                + full.waiting()
+                + " requests waiting for a worker (max_processes "
+                + workerSpec.maxProcesses()
+                + ", max_in_flight "
+                + workerSpec.maxInFlight()
+                + ")");
+      }
       if (admission instanceof WorkerPool.Admission.Refused refused) {
         return Optional.of(outcome(refused.reply(), refused.stderr().orElse(new byte[0])));
       }
@@ -138,6 +178,15 @@ public final class Workers implements AutoCloseable {
       try {
         Reply reply =
             worker.call(request, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        if (reply instanceof Reply.Answered) {
+          starts.answered();
+        } else if (worker.reportBreak()) {
+          if (worker.answeredAny()) {
+            starts.crashed();
+          } else {
+            starts.failedStart();
+          }
+        }
         return Optional.of(outcome(reply, worker.stderrTail()));
       } finally {
         pool.release(worker);
@@ -153,6 +202,59 @@ public final class Workers implements AutoCloseable {
         pool.retire();
       }
     }
+  }
+
+  /**
+   * Forgets the failed starts of {@code id}: a doctor of it reported ready (it also ends {@code
+   * provider_unavailable}).
+   */
+  public void ready(ExtensionId id) {
+    StartHealth starts = health.get(id);
+    if (starts != null) {
+      starts.clear();
+    }
+  }
+
+  /**
+   * What the doctor's worker check found.
+   *
+   * @param failure empty when the worker wrote a valid handshake in time; else {@code
+   *     execution_failed}, {@code worker_handshake_failed} or {@code entrypoint_changed_during_run}
+   * @param stderr the worker's stderr tail (empty when it did not run)
+   */
+  public record HandshakeCheck(Optional<RunFailure> failure, byte[] stderr) {}
+
+  /**
+   * Starts one worker from {@code launch} exactly like a pool would, waits up to {@code timeout}
+   * for its handshake, then stops it (stdin closed, then its tree killed) and returns what it
+   * found. Not pooled; independent of {@link #close}.
+   */
+  public HandshakeCheck checkHandshake(LaunchRequest launch, RuntimeSpec spec, Duration timeout) {
+    Worker.Start start =
+        Worker.start(launcher.startLongLived(launch), spec.protocol(), timeout, false);
+    if (start instanceof Worker.Start.Ready ready) {
+      byte[] stderr = ready.worker().stderrTail();
+      ready.worker().stop(WorkerPool.STOP_PATIENCE);
+      return new HandshakeCheck(Optional.empty(), keepStderr ? stderr : new byte[0]);
+    }
+    Worker.Start.Refused refused = (Worker.Start.Refused) start;
+    RunFailure failure =
+        refused.reply() instanceof Reply.Failed failed
+            ? failed.failure()
+            : RunFailure.ENTRYPOINT_CHANGED_DURING_RUN;
+    return new HandshakeCheck(
+        Optional.of(failure), keepStderr ? refused.stderr().orElse(new byte[0]) : new byte[0]);
+  }
+
+  /** Returns how many requests for {@code id} wait for a worker slot (for tests). */
+  public int waiting(ExtensionId id) {
+    int waiting = 0;
+    for (WorkerPool pool : pools.values()) {
+      if (pool.key().id().equals(id)) {
+        waiting += pool.waiting();
+      }
+    }
+    return waiting;
   }
 
   /** Returns the pids of the live workers of {@code id} (for tests and diagnostics). */

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -513,16 +514,62 @@ class OsProcessLauncherTest {
   }
 
   @Test
-  void anInterruptDoesNotCutTheRunShortAndIsRestored() throws IOException {
-    Path script = script("sleep 0.1", "printf finished");
+  void anInterruptBeforeTheLaunchStartsNothingAndIsRestored() throws IOException {
+    Path marker = dir.resolve("ran");
+    Path script = script("echo ran > \"$1\"", "printf finished");
     Thread.currentThread().interrupt();
 
-    LaunchResult result = launcher.launch(request(script).build());
+    LaunchResult result = launcher.launch(request(script, marker.toString()).build());
     boolean interrupted = Thread.interrupted();
 
-    assertThat(result.exitedWithZero()).isTrue();
-    assertThat(result.stdout()).asString(UTF_8).isEqualTo("finished");
+    assertThat(result.outcome()).isEqualTo(LaunchOutcome.CANCELLED);
+    assertThat(result.exitCode()).isEmpty();
     assertThat(interrupted).isTrue();
+    assertThat(marker).doesNotExist();
+  }
+
+  @Test
+  void anInterruptDuringTheRunCancelsItKillsTheWholeTreeAndIsRestored() throws Exception {
+    Path childPid = dir.resolve("child.pid");
+    Path ready = dir.resolve("ready");
+    Path script =
+        script(
+            "sleep 600 &",
+            "echo $! > \"$1.tmp\" && mv \"$1.tmp\" \"$1\"",
+            "echo $$ > \"$2.tmp\" && mv \"$2.tmp\" \"$2\"",
+            "sleep 600");
+    java.util.concurrent.atomic.AtomicBoolean restored =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    CompletableFuture<LaunchResult> call = new CompletableFuture<>();
+    Thread caller =
+        new Thread(
+            () -> {
+              call.complete(
+                  launcher.launch(
+                      request(script, childPid.toString(), ready.toString())
+                          .timeout(Duration.ofMinutes(1))
+                          .build()));
+              restored.set(Thread.currentThread().isInterrupted());
+            });
+    caller.start();
+    long deadline = System.nanoTime() + SAFETY.toNanos();
+    while (!(Files.exists(ready) && Files.exists(childPid)) && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    long leader = readPid(ready);
+    long grandchild = readPid(childPid);
+    long interruptedAt = System.nanoTime();
+    caller.interrupt();
+
+    LaunchResult result = call.get(SAFETY.toSeconds(), TimeUnit.SECONDS);
+    caller.join(SAFETY.toMillis());
+
+    assertThat(result.outcome()).isEqualTo(LaunchOutcome.CANCELLED);
+    assertThat(result.exitCode()).isEmpty();
+    assertThat(Duration.ofNanos(System.nanoTime() - interruptedAt)).isLessThan(SAFETY);
+    assertThat(gone(leader)).as("leader %s is gone", leader).isTrue();
+    assertThat(gone(grandchild)).as("grandchild %s is gone", grandchild).isTrue();
+    assertThat(restored.get()).isTrue();
   }
 
   @ParameterizedTest
