@@ -1,6 +1,7 @@
 package io.loopx.runtime.internal.worker;
 
 import io.loopx.api.ProtocolId;
+import io.loopx.runtime.events.WorkerRetireReason;
 import io.loopx.runtime.internal.process.LongLivedProcess;
 import io.loopx.runtime.run.RunFailure;
 import java.io.IOException;
@@ -11,24 +12,31 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One worker process: the handshake, a writer thread that sends request frames, a reader thread
  * that matches response frames to the requests in flight, and the rules of docs/contract/worker.md
  * for everything else: a malformed frame, a response to an unknown id (a second response to one
  * request among them) or a line over {@link WorkerFrames#LINE_LIMIT} kill the whole tree, and every
- * request still in flight ends {@code worker_terminated}. Thread-safe; the pool's counters ({@link
- * #admitted}, {@link #started}, {@link #lastUsed}) are guarded by the pool.
+ * request still in flight ends {@code worker_terminated}. Its {@link WorkerEvents.Life} hears once
+ * that it spawned and once how it ended (the first of the ways it ends wins). Thread-safe; the
+ * pool's counters ({@link #admitted}, {@link #started}, {@link #lastUsed}) are guarded by the pool.
  */
 final class Worker {
   private static final byte[] STOP = new byte[0];
+
+  /** How long a worker whose stdout ended may take to exit before its exit code is given up. */
+  private static final Duration EXIT_PATIENCE = Duration.ofSeconds(1);
 
   private final LongLivedProcess process;
   private final Map<String, CompletableFuture<Reply>> inFlight = new ConcurrentHashMap<>();
@@ -37,15 +45,20 @@ final class Worker {
   private final CompletableFuture<Boolean> handshake = new CompletableFuture<>();
   private final ProtocolId protocol;
   private volatile boolean dead;
+  private final WorkerEvents.Life life;
+  private final AtomicBoolean ended = new AtomicBoolean();
+  private final AtomicLong served = new AtomicLong();
+  private boolean announced; // guarded by life
 
   // Guarded by the pool.
   int admitted;
   int started;
   long lastUsed = System.nanoTime();
 
-  private Worker(LongLivedProcess process, ProtocolId protocol) {
+  private Worker(LongLivedProcess process, ProtocolId protocol, WorkerEvents.Life life) {
     this.process = process;
     this.protocol = protocol;
+    this.life = life;
   }
 
   /** How a start ended: a ready worker, or the reply every request waiting for it gets. */
@@ -55,8 +68,15 @@ final class Worker {
     record Refused(Reply reply, Optional<byte[]> stderr) implements Start {}
   }
 
-  /** Starts the process and waits for its handshake within {@code timeout}. */
-  static Start start(LongLivedProcess.Start launched, ProtocolId protocol, Duration timeout) {
+  /**
+   * Starts the process and waits for its handshake within {@code timeout}; {@code life} hears of
+   * the worker from then on.
+   */
+  static Start start(
+      LongLivedProcess.Start launched,
+      ProtocolId protocol,
+      Duration timeout,
+      WorkerEvents.Life life) {
     if (launched instanceof LongLivedProcess.Start.NotStarted) {
       return new Start.Refused(new Reply.Failed(RunFailure.EXECUTION_FAILED), Optional.empty());
     }
@@ -64,7 +84,7 @@ final class Worker {
       return new Start.Refused(new Reply.Mismatch(), Optional.empty());
     }
     LongLivedProcess process = ((LongLivedProcess.Start.Running) launched).process();
-    Worker worker = new Worker(process, protocol);
+    Worker worker = new Worker(process, protocol, life);
     worker.thread("stdout", worker::read);
     worker.thread("stdin", worker::write);
     boolean ok;
@@ -77,9 +97,15 @@ final class Worker {
       ok = false;
     }
     if (!ok) {
-      worker.kill();
+      worker.kill(WorkerRetireReason.TIMEOUT); // reported as a failed handshake: never announced
       return new Start.Refused(
           new Reply.Failed(RunFailure.WORKER_HANDSHAKE_FAILED), Optional.of(process.stderrTail()));
+    }
+    synchronized (life) {
+      if (!worker.ended.get()) {
+        worker.announced = true;
+        life.spawned(process.pid());
+      }
     }
     return new Start.Ready(worker);
   }
@@ -126,11 +152,11 @@ final class Worker {
         } catch (InterruptedException e) {
           interrupted = true;
           if (reply.complete(new Reply.Failed(RunFailure.CANCELLED))) {
-            kill();
+            kill(WorkerRetireReason.CANCELLED);
           }
         } catch (TimeoutException e) {
           if (reply.complete(new Reply.Failed(RunFailure.TIMEOUT))) {
-            kill();
+            kill(WorkerRetireReason.TIMEOUT);
           }
         } catch (ExecutionException e) {
           return new Reply.Failed(RunFailure.WORKER_TERMINATED);
@@ -144,20 +170,60 @@ final class Worker {
     }
   }
 
-  /** Kills the whole tree now; every request in flight ends {@code worker_terminated}. */
-  void kill() {
+  /**
+   * Kills the whole tree now ({@code reason}: why LoopX ends it); every request in flight ends
+   * {@code worker_terminated}.
+   */
+  void kill(WorkerRetireReason reason) {
+    boolean first = ended.compareAndSet(false, true);
     dead = true;
     outbox.add(STOP);
     failAll();
     process.terminate(Duration.ZERO);
+    if (first) {
+      reportEnd(reason, OptionalInt.empty());
+    }
   }
 
-  /** Closes stdin, waits up to {@code patience} for the worker to exit, then kills what is left. */
-  void stop(Duration patience) {
+  /**
+   * Closes stdin, waits up to {@code patience} for the worker to exit, then kills what is left
+   * ({@code reason}: why LoopX ends it).
+   */
+  void stop(Duration patience, WorkerRetireReason reason) {
+    boolean first = ended.compareAndSet(false, true);
     dead = true;
     outbox.add(STOP);
     process.stop(patience);
     failAll();
+    if (first) {
+      reportEnd(reason, OptionalInt.empty());
+    }
+  }
+
+  /** The worker ended on its own (its stdout ended or its stdin broke): a crash, unless retired. */
+  private void crashed() {
+    boolean first = ended.compareAndSet(false, true);
+    dead = true;
+    outbox.add(STOP);
+    failAll();
+    OptionalInt exit = first ? process.awaitExit(EXIT_PATIENCE) : OptionalInt.empty();
+    process.terminate(Duration.ZERO);
+    if (first) {
+      reportEnd(null, exit);
+    }
+  }
+
+  /** Reports how the worker ended: {@code reason} null for a crash. */
+  private void reportEnd(@Nullable WorkerRetireReason reason, OptionalInt exit) {
+    synchronized (life) {
+      if (!announced) {
+        life.crashed(process.pid(), exit, RunFailure.WORKER_HANDSHAKE_FAILED, served.get());
+      } else if (reason == null) {
+        life.crashed(process.pid(), exit, RunFailure.WORKER_TERMINATED, served.get());
+      } else {
+        life.retired(process.pid(), reason, served.get());
+      }
+    }
   }
 
   private void failAll() {
@@ -190,7 +256,7 @@ final class Worker {
         }
       }
     } catch (IOException e) {
-      kill();
+      crashed();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -216,8 +282,9 @@ final class Worker {
           }
           line = append(line, length, chunk, from, part);
           length += part;
-          if (!accept(line, length)) {
-            kill();
+          WorkerRetireReason broken = accept(line, length);
+          if (broken != null) {
+            kill(broken);
             return;
           }
           length = 0;
@@ -234,7 +301,7 @@ final class Worker {
     } catch (IOException e) {
       // Killed or exited: the end of the stream.
     }
-    kill();
+    crashed();
   }
 
   private void tooLong(byte[] line, int length, byte[] chunk, int from, int part) {
@@ -246,7 +313,7 @@ final class Worker {
         culprit.complete(new Reply.Failed(RunFailure.RESPONSE_TOO_LARGE));
       }
     }
-    kill();
+    kill(WorkerRetireReason.RESPONSE_TOO_LARGE);
   }
 
   private static byte[] append(byte[] line, int length, byte[] chunk, int from, int part) {
@@ -258,22 +325,23 @@ final class Worker {
     return target;
   }
 
-  /** Handles one complete line; false when it breaks the protocol. */
-  private boolean accept(byte[] line, int length) {
+  /** Handles one complete line; returns why it breaks the protocol, or null. */
+  private @Nullable WorkerRetireReason accept(byte[] line, int length) {
     if (!handshake.isDone()) {
       boolean ok = WorkerFrames.isHandshake(line, length, protocol);
       handshake.complete(ok);
-      return ok;
+      return ok ? null : WorkerRetireReason.MALFORMED_FRAME;
     }
     Optional<WorkerFrames.Response> response = WorkerFrames.response(line, length);
     if (response.isEmpty()) {
-      return false;
+      return WorkerRetireReason.MALFORMED_FRAME;
     }
     CompletableFuture<Reply> pending = inFlight.remove(response.get().id());
     if (pending == null) {
-      return false; // an unknown id, or a second response to one request
+      return WorkerRetireReason.UNKNOWN_RESPONSE; // or a second response to one request
     }
+    served.incrementAndGet();
     pending.complete(new Reply.Answered(response.get().response()));
-    return true;
+    return null;
   }
 }

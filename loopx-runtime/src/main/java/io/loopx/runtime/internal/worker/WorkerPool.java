@@ -2,6 +2,7 @@ package io.loopx.runtime.internal.worker;
 
 import io.loopx.api.ProtocolId;
 import io.loopx.api.manifest.WorkerSpec;
+import io.loopx.runtime.events.WorkerRetireReason;
 import io.loopx.runtime.internal.process.LongLivedProcess;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,9 +30,11 @@ final class WorkerPool {
   private final Supplier<LongLivedProcess.Start> launcher;
   private final Executor stopper;
   private final Set<Worker> registry;
+  private final WorkerEvents events;
   private final List<Worker> live = new ArrayList<>();
   private int starting;
   private boolean retired;
+  private WorkerRetireReason retiredFor = WorkerRetireReason.LIFECYCLE;
 
   WorkerPool(
       WorkerKey key,
@@ -40,7 +43,8 @@ final class WorkerPool {
       Duration timeout,
       Supplier<LongLivedProcess.Start> launcher,
       Executor stopper,
-      Set<Worker> registry) {
+      Set<Worker> registry,
+      WorkerEvents events) {
     this.key = key;
     this.spec = spec;
     this.protocol = protocol;
@@ -48,6 +52,7 @@ final class WorkerPool {
     this.launcher = launcher;
     this.stopper = stopper;
     this.registry = registry;
+    this.events = events;
   }
 
   WorkerKey key() {
@@ -101,7 +106,8 @@ final class WorkerPool {
         }
       }
     }
-    Worker.Start start = Worker.start(launcher.get(), protocol, timeout);
+    WorkerEvents.Life life = events.starting(key.id(), key.revision());
+    Worker.Start start = Worker.start(launcher.get(), protocol, timeout, life);
     synchronized (this) {
       starting--;
       notifyAll();
@@ -111,7 +117,7 @@ final class WorkerPool {
       Worker worker = ((Worker.Start.Ready) start).worker();
       registry.add(worker);
       if (retired) {
-        stopLater(worker);
+        stopLater(worker, retiredFor);
         return new Admission.Retired();
       }
       live.add(worker);
@@ -129,7 +135,7 @@ final class WorkerPool {
       live.remove(worker);
     } else if (worker.admitted == 0 && (retired || worker.started >= spec.maxRequests())) {
       live.remove(worker);
-      stopLater(worker);
+      stopLater(worker, retired ? retiredFor : WorkerRetireReason.RECYCLED);
     }
     notifyAll();
   }
@@ -143,19 +149,25 @@ final class WorkerPool {
         it.remove();
       } else if (w.admitted == 0 && now - w.lastUsed >= idle) {
         it.remove();
-        stopLater(w);
+        stopLater(w, WorkerRetireReason.IDLE);
       }
     }
   }
 
-  /** Admits nothing more; stops every worker once its requests in flight have ended. */
-  synchronized void retire() {
+  /**
+   * Admits nothing more; stops every worker once its requests in flight have ended ({@code reason}:
+   * why).
+   */
+  synchronized void retire(WorkerRetireReason reason) {
+    if (!retired) {
+      retiredFor = reason;
+    }
     retired = true;
     for (Iterator<Worker> it = live.iterator(); it.hasNext(); ) {
       Worker w = it.next();
       if (w.admitted == 0 || !w.usable()) {
         it.remove();
-        stopLater(w);
+        stopLater(w, retiredFor);
       }
     }
     notifyAll();
@@ -170,7 +182,7 @@ final class WorkerPool {
       live.clear();
       notifyAll();
     }
-    all.forEach(Worker::kill);
+    all.forEach(w -> w.kill(WorkerRetireReason.CLOSED));
   }
 
   /** Returns whether no worker of this pool is running or starting. */
@@ -184,7 +196,7 @@ final class WorkerPool {
     return live.stream().filter(Worker::usable).map(Worker::pid).toList();
   }
 
-  private void stopLater(Worker worker) {
-    stopper.execute(() -> worker.stop(STOP_PATIENCE));
+  private void stopLater(Worker worker, WorkerRetireReason reason) {
+    stopper.execute(() -> worker.stop(STOP_PATIENCE, reason));
   }
 }

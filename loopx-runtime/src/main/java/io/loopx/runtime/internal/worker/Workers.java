@@ -6,6 +6,7 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
+import io.loopx.runtime.events.WorkerRetireReason;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.run.StderrTail;
 import io.loopx.runtime.process.LaunchRequest;
@@ -43,6 +44,7 @@ public final class Workers implements AutoCloseable {
 
   private final OsProcessLauncher launcher;
   private final boolean keepStderr;
+  private final WorkerEvents events;
   private final Map<WorkerKey, WorkerPool> pools = new ConcurrentHashMap<>();
   private final Set<Worker> started = ConcurrentHashMap.newKeySet();
   private final ExecutorService stopper =
@@ -62,10 +64,14 @@ public final class Workers implements AutoCloseable {
   private volatile boolean closed;
   private volatile boolean reaping;
 
-  /** Creates the workers of a facade whose providers {@code launcher} starts. */
-  public Workers(OsProcessLauncher launcher, boolean keepStderr) {
+  /**
+   * Creates the workers of a facade whose providers {@code launcher} starts; {@code events} hears
+   * every worker's spawn and end.
+   */
+  public Workers(OsProcessLauncher launcher, boolean keepStderr, WorkerEvents events) {
     this.launcher = launcher;
     this.keepStderr = keepStderr;
+    this.events = events;
   }
 
   /**
@@ -111,7 +117,8 @@ public final class Workers implements AutoCloseable {
                       timeout,
                       () -> launcher.startLongLived(launch),
                       stopper,
-                      started));
+                      started,
+                      events));
       startReaper();
       WorkerPool.Admission admission = pool.admit(deadline);
       if (admission instanceof WorkerPool.Admission.Retired) {
@@ -150,7 +157,7 @@ public final class Workers implements AutoCloseable {
     for (WorkerPool pool : new ArrayList<>(pools.values())) {
       if (pool.key().id().equals(id)) {
         pools.remove(pool.key(), pool);
-        pool.retire();
+        pool.retire(WorkerRetireReason.LIFECYCLE);
       }
     }
   }
@@ -176,7 +183,7 @@ public final class Workers implements AutoCloseable {
     closed = true;
     List<WorkerPool> all = new ArrayList<>(pools.values());
     pools.clear();
-    all.forEach(WorkerPool::retire);
+    all.forEach(p -> p.retire(WorkerRetireReason.CLOSED));
     long deadline = System.nanoTime() + CLOSE_DRAIN.toNanos();
     for (WorkerPool pool : all) {
       while (!pool.empty() && System.nanoTime() < deadline) {
@@ -192,7 +199,7 @@ public final class Workers implements AutoCloseable {
       pool.killAll();
     }
     for (Worker w : started) {
-      w.kill();
+      w.kill(WorkerRetireReason.CLOSED);
     }
     started.clear();
     reaper.shutdownNow();
@@ -204,7 +211,7 @@ public final class Workers implements AutoCloseable {
       WorkerKey other = pool.key();
       if (other.id().equals(key.id()) && !other.equals(key)) {
         pools.remove(other, pool);
-        pool.retire();
+        pool.retire(WorkerRetireReason.LIFECYCLE);
       }
     }
   }
