@@ -42,6 +42,8 @@ if "--loopx-worker" not in args:
     sys.exit(0)
 
 m = mode()
+if m == "exit-at-start":
+    sys.exit(4)
 if m == "refuse":
     send({"hello": "not a handshake"})
     time.sleep(600)
@@ -72,6 +74,8 @@ for line in sys.stdin:
         "revision": os.environ.get("LOOPX_EXTENSION_REVISION"),
         "envelope_revision": envelope.get("extension", {}).get("revision"),
     }
+    if m == "exit":
+        sys.exit(3)  # ends on its own, without answering
     if m in ("hang", "child") or request.get("hang"):
         continue
     if request.get("until"):

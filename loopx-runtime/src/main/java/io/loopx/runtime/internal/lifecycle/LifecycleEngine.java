@@ -93,8 +93,10 @@ public final class LifecycleEngine {
         // catalog), which re-reads the state anyway: several writes in a row compose it once.
         observer.commit(
             store, command.operation(), plan.changes(), Observer.statuses(packets), results);
-        // Warm workers are bound to what was active: a lifecycle change retires them.
+        // Warm workers are bound to what was active: a lifecycle change retires them (every
+        // written entry: disable and uninstall probe nothing, so they have no targets).
         targets.forEach(t -> providers.retireWorkers(t.id()));
+        plan.changes().forEach(c -> providers.retireWorkers(c.id()));
       }
     }
     if (plan.failure().isPresent()) {
