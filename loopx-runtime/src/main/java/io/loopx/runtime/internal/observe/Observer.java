@@ -277,12 +277,22 @@ public final class Observer {
     return packets;
   }
 
-  /** Returns the {@link DoctorResult}s of {@code packets}. */
-  public static List<LoopxEvent> doctorResults(String operation, List<DoctorReceipt> packets) {
+  /**
+   * Returns the {@link DoctorResult}s of {@code packets}, with the wall time each extension's
+   * evaluation took ({@code durations}; zero for an extension not in it).
+   */
+  public static List<LoopxEvent> doctorResults(
+      String operation, List<DoctorReceipt> packets, Map<ExtensionId, Duration> durations) {
     List<LoopxEvent> events = new ArrayList<>();
     for (DoctorReceipt p : packets) {
       events.add(
-          new DoctorResult(operation, p.extensionId(), p.version(), p.status(), p.failure()));
+          new DoctorResult(
+              operation,
+              p.extensionId(),
+              p.version(),
+              p.status(),
+              p.failure(),
+              durations.getOrDefault(p.extensionId(), Duration.ZERO)));
     }
     return events;
   }
