@@ -112,14 +112,15 @@ public final class Loopx implements AutoCloseable {
             : IdentityCache.inMemory();
     RuntimeResolver resolver = RuntimeResolver.of(environment).withCache(identities);
     Freshness freshness = new Freshness(resolver, fileSystem);
+    this.observer = new Observer(b.listeners, b.logger);
     ProviderLaunch providers =
         new ProviderLaunch(
             b.launcher.orElseGet(
                 () -> OsProcessLauncher.builder().pidsLimit(b.providerPidsLimit).build()),
             b.providerEnvironment.filter(b.hostEnvironment),
             environment.searchPath(),
-            b.providerStderrTail);
-    this.observer = new Observer(b.listeners, b.logger);
+            b.providerStderrTail,
+            observer.workerEvents());
     // Run and dispatch write only to revoke a changed runtime's identity: observed like commands.
     ActivationStore observed = observer.writingThrough(store);
     this.providers = providers;

@@ -32,6 +32,7 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +93,9 @@ class ObservingTest {
     loopx.enable(ID, Mode.EXECUTE);
     Revision r2 = loopx.upgrade(v2, Mode.EXECUTE).revision();
     loopx.rollback(ID, Mode.EXECUTE);
+    long beforeDoctor = System.nanoTime();
     loopx.doctor(ID, Mode.EXECUTE);
+    Duration doctorCall = Duration.ofNanos(System.nanoTime() - beforeDoctor);
     loopx.disable(ID, Mode.EXECUTE);
     loopx.uninstall(ID, Mode.PREVIEW);
     loopx.uninstall(ID, Mode.EXECUTE);
@@ -131,8 +134,16 @@ class ObservingTest {
             "doctor:doctor", // re-proving the proven identity alters nothing: no transition
             "LifecycleTransition",
             "LifecycleTransition");
-    assertThat(only(DoctorResult.class).get(2))
-        .isEqualTo(new DoctorResult("upgrade", ID, "2.0.0", DoctorStatus.READY, Optional.empty()));
+    DoctorResult upgrade = only(DoctorResult.class).get(2);
+    assertThat(upgrade)
+        .isEqualTo(
+            new DoctorResult(
+                "upgrade", ID, "2.0.0", DoctorStatus.READY, Optional.empty(), upgrade.duration()));
+    // Each result carries the wall time of its probe: positive, within the command's own time.
+    assertThat(only(DoctorResult.class)).allSatisfy(d -> assertThat(d.duration()).isPositive());
+    DoctorResult doctor = only(DoctorResult.class).get(4);
+    assertThat(doctor.operation()).isEqualTo("doctor");
+    assertThat(doctor.duration()).isLessThanOrEqualTo(doctorCall);
     // One INFO line per executed change.
     assertThat(log.at(Level.INFO))
         .hasSize(7)
@@ -170,6 +181,9 @@ class ObservingTest {
         .isInstanceOfSatisfying(
             LoopxException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.DOCTOR_NOT_READY));
 
+    assertThat(events).hasSize(2);
+    Duration probe = ((DoctorResult) events.get(0)).duration();
+    assertThat(probe).isPositive();
     assertThat(events)
         .containsExactly(
             new DoctorResult(
@@ -177,7 +191,8 @@ class ObservingTest {
                 ID,
                 "1.0.0",
                 DoctorStatus.PROVIDER_UNAVAILABLE,
-                Optional.of(DoctorFailure.PROBE_NONZERO_EXIT)),
+                Optional.of(DoctorFailure.PROBE_NONZERO_EXIT),
+                probe),
             new LifecycleTransition(
                 "enable",
                 ID,

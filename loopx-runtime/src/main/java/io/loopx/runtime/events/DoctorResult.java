@@ -3,6 +3,7 @@ package io.loopx.runtime.events;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorStatus;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -16,6 +17,8 @@ import org.apiguardian.api.API;
  * @param version the version the packet is for
  * @param status the packet's status
  * @param failure the packet's {@code failure_kind}
+ * @param duration the wall time of evaluating it: resolving and hashing the runtime, the probe
+ *     process when one ran, and hashing the runtime again after it
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.2")
 public record DoctorResult(
@@ -23,7 +26,8 @@ public record DoctorResult(
     ExtensionId extensionId,
     String version,
     DoctorStatus status,
-    Optional<DoctorFailure> failure)
+    Optional<DoctorFailure> failure,
+    Duration duration)
     implements LoopxEvent {
 
   /** Rejects nulls. */
@@ -33,5 +37,6 @@ public record DoctorResult(
     Objects.requireNonNull(version, "version");
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(failure, "failure");
+    Objects.requireNonNull(duration, "duration");
   }
 }

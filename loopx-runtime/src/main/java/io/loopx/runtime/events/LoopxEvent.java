@@ -5,8 +5,9 @@ import org.apiguardian.api.API;
 /**
  * An event of one {@code Loopx}. Immutable; delivered to the listeners on the thread that did the
  * work, after the durable write it reports and after the state lock was released, in commit order
- * (docs/observing.md). Changes committed by other processes or other {@code Loopx} instances on the
- * same state emit nothing here.
+ * (docs/observing.md). Worker events are delivered on the thread that started or ended the worker,
+ * which may be one of LoopX's own (docs/observing.md#delivery). Changes committed by other
+ * processes or other {@code Loopx} instances on the same state emit nothing here.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.2")
 public sealed interface LoopxEvent
@@ -15,4 +16,7 @@ public sealed interface LoopxEvent
         DoctorProgress,
         DispatchCompleted,
         RunCompleted,
-        StoreConflict {}
+        StoreConflict,
+        WorkerSpawned,
+        WorkerRetired,
+        WorkerCrashed {}

@@ -56,6 +56,8 @@ if "--loopx-worker" not in args:
     sys.exit(0)
 
 m = mode()
+if m == "exit-at-start":
+    sys.exit(4)
 if m == "refuse":
     send({"hello": "not a handshake"})
     time.sleep(600)
@@ -88,6 +90,8 @@ for line in sys.stdin:
         grandchild = subprocess.Popen(["sleep", "600"])
         mark(str(request["tag"]) + ".child", grandchild.pid)
         continue  # never answers: only LoopX can end this tree
+    if m == "exit":
+        sys.exit(3)  # ends on its own, without answering
     if m in ("hang", "child") or request.get("hang"):
         continue
     if request.get("until"):

@@ -12,6 +12,7 @@ import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import java.nio.file.FileSystem;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,18 +76,21 @@ public final class LifecycleEngine {
     // Install and upgrade fail closed when the candidate would conflict with the catalog.
     command.candidate().ifPresent(m -> catalog.checkCandidate(state, m));
     Map<ExtensionId, Observation> observed = new HashMap<>();
+    Map<ExtensionId, Duration> took = new HashMap<>();
     boolean batch = command instanceof LifecycleCommand.DoctorAllEnabled;
     int index = 0;
     for (Target t : targets) {
       if (batch && t.probe()) {
         observer.progress(++index, targets.size(), t.id());
       }
+      long start = System.nanoTime();
       observed.put(t.id(), prober.observe(t));
+      took.put(t.id(), Duration.ofNanos(System.nanoTime() - start));
     }
     LifecyclePlan<R> plan = command.plan(state, execute, observed);
     if (execute) {
       var packets = Observer.packets(plan.receipt(), plan.failure());
-      var results = Observer.doctorResults(command.operation(), packets);
+      var results = Observer.doctorResults(command.operation(), packets, took);
       if (plan.changes().isEmpty()) {
         observer.publish(results);
       } else {
@@ -94,8 +98,10 @@ public final class LifecycleEngine {
         // catalog), which re-reads the state anyway: several writes in a row compose it once.
         observer.commit(
             store, command.operation(), plan.changes(), Observer.statuses(packets), results);
-        // Warm workers are bound to what was active: a lifecycle change retires them.
+        // Warm workers are bound to what was active: a lifecycle change retires them (every
+        // written entry: disable and uninstall probe nothing, so they have no targets).
         targets.forEach(t -> providers.retireWorkers(t.id()));
+        plan.changes().forEach(c -> providers.retireWorkers(c.id()));
       }
       // An executed probe that reported ready ends the workers' provider_unavailable.
       for (var packet : packets) {

@@ -6,6 +6,7 @@ import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
+import jdk.jfr.Unsigned;
 
 /**
  * The JFR events of LoopX (docs/observing.md#jfr-events), enabled by default in a recording; each
@@ -102,5 +103,75 @@ public final class JfrEvents {
 
     @Label("Outcome")
     String outcome = "";
+  }
+
+  /** A warm worker's start, from its launch to its accepted handshake. */
+  @Name("io.loopx.WorkerSpawn")
+  @Label("LoopX Worker Spawn")
+  @Category("LoopX")
+  @Description("The start of a warm worker, from its launch to its accepted handshake")
+  @StackTrace(false)
+  static final class WorkerSpawn extends Event {
+    @Label("Extension")
+    String extension = "";
+
+    @Label("Revision")
+    String revision = "";
+
+    @Label("Process Id")
+    @Unsigned
+    long pid;
+  }
+
+  /** A warm worker LoopX ended, from its launch until nothing of it was left. */
+  @Name("io.loopx.WorkerRetire")
+  @Label("LoopX Worker Retire")
+  @Category("LoopX")
+  @Description("The life of a warm worker LoopX ended, from its launch until nothing was left")
+  @StackTrace(false)
+  static final class WorkerRetire extends Event {
+    @Label("Extension")
+    String extension = "";
+
+    @Label("Revision")
+    String revision = "";
+
+    @Label("Process Id")
+    @Unsigned
+    long pid;
+
+    @Label("Reason")
+    String reason = "";
+
+    @Label("Requests Served")
+    long served;
+  }
+
+  /** A warm worker that failed on its own, from its launch until nothing of it was left. */
+  @Name("io.loopx.WorkerCrash")
+  @Label("LoopX Worker Crash")
+  @Category("LoopX")
+  @Description("The life of a warm worker that failed its handshake or ended on its own")
+  @StackTrace(false)
+  static final class WorkerCrash extends Event {
+    @Label("Extension")
+    String extension = "";
+
+    @Label("Revision")
+    String revision = "";
+
+    @Label("Process Id")
+    @Unsigned
+    long pid;
+
+    @Label("Failure")
+    String failure = "";
+
+    @Label("Exit Code")
+    @Description("-1 when not known (LoopX killed it)")
+    int exitCode = -1;
+
+    @Label("Requests Served")
+    long served;
   }
 }

@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.observe;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
@@ -16,6 +17,11 @@ import io.loopx.runtime.events.LoopxListener;
 import io.loopx.runtime.events.RunCompleted;
 import io.loopx.runtime.events.StoreConflict;
 import io.loopx.runtime.events.TransitionCause;
+import io.loopx.runtime.events.WorkerCrashed;
+import io.loopx.runtime.events.WorkerRetireReason;
+import io.loopx.runtime.events.WorkerRetired;
+import io.loopx.runtime.events.WorkerSpawned;
+import io.loopx.runtime.internal.worker.WorkerEvents;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
 import io.loopx.runtime.lifecycle.DoctorNotReadyException;
@@ -23,6 +29,7 @@ import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.lifecycle.RollbackReceipt;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.run.RunFailure;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
@@ -37,6 +44,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,7 +62,8 @@ import java.util.function.Supplier;
  * Batches are delivered in ticket order on the thread that produced them, after the write and after
  * the state lock was released. Events of a write made by a listener (on the delivering thread) are
  * delivered by that thread once the current event is done, still in ticket order. Without listeners
- * nothing is locked or sequenced.
+ * nothing is locked or sequenced. Worker events are produced on the thread that started or ended
+ * the worker ({@link #workerEvents}) and take their ticket like any other batch.
  */
 public final class Observer {
   /** The logger name LoopX logs under. */
@@ -268,12 +277,22 @@ public final class Observer {
     return packets;
   }
 
-  /** Returns the {@link DoctorResult}s of {@code packets}. */
-  public static List<LoopxEvent> doctorResults(String operation, List<DoctorReceipt> packets) {
+  /**
+   * Returns the {@link DoctorResult}s of {@code packets}, with the wall time each extension's
+   * evaluation took ({@code durations}; zero for an extension not in it).
+   */
+  public static List<LoopxEvent> doctorResults(
+      String operation, List<DoctorReceipt> packets, Map<ExtensionId, Duration> durations) {
     List<LoopxEvent> events = new ArrayList<>();
     for (DoctorReceipt p : packets) {
       events.add(
-          new DoctorResult(operation, p.extensionId(), p.version(), p.status(), p.failure()));
+          new DoctorResult(
+              operation,
+              p.extensionId(),
+              p.version(),
+              p.status(),
+              p.failure(),
+              durations.getOrDefault(p.extensionId(), Duration.ZERO)));
     }
     return events;
   }
@@ -454,6 +473,117 @@ public final class Observer {
       level = Level.DEBUG;
     }
     log.log(level, line);
+  }
+
+  // ------------------------------------------------------------------ workers
+
+  /**
+   * Returns the hook that reports every warm worker's life: a JFR event, a log line and a {@link
+   * WorkerSpawned}, {@link WorkerRetired} or {@link WorkerCrashed}, on the thread that started or
+   * ended the worker.
+   */
+  public WorkerEvents workerEvents() {
+    return WorkerLife::new;
+  }
+
+  /** One worker's life, from the moment its launch began. */
+  private final class WorkerLife implements WorkerEvents.Life {
+    private final ExtensionId id;
+    private final Revision revision;
+    private final long launched = System.nanoTime();
+    private final JfrEvents.WorkerSpawn spawn = new JfrEvents.WorkerSpawn();
+    private final JfrEvents.WorkerRetire retire = new JfrEvents.WorkerRetire();
+    private final JfrEvents.WorkerCrash crash = new JfrEvents.WorkerCrash();
+
+    WorkerLife(ExtensionId id, Revision revision) {
+      this.id = id;
+      this.revision = revision;
+      spawn.begin();
+      retire.begin();
+      crash.begin();
+    }
+
+    @Override
+    public void spawned(long pid) {
+      Duration took = since();
+      spawn.end();
+      if (spawn.shouldCommit()) {
+        spawn.extension = id.value();
+        spawn.revision = revision.value();
+        spawn.pid = pid;
+        spawn.commit();
+      }
+      log.log(Level.DEBUG, () -> worker(pid) + " spawned in " + took.toMillis() + " ms");
+      publish(List.of(new WorkerSpawned(id, revision, pid, took)));
+    }
+
+    @Override
+    public void retired(long pid, WorkerRetireReason reason, long served) {
+      Duration lifetime = since();
+      retire.end();
+      if (retire.shouldCommit()) {
+        retire.extension = id.value();
+        retire.revision = revision.value();
+        retire.pid = pid;
+        retire.reason = reason.wireName();
+        retire.served = served;
+        retire.commit();
+      }
+      Level level =
+          switch (reason) {
+            case IDLE, RECYCLED, LIFECYCLE, CLOSED -> Level.DEBUG;
+            case TIMEOUT, CANCELLED -> Level.INFO;
+            case MALFORMED_FRAME, UNKNOWN_RESPONSE, RESPONSE_TOO_LARGE -> Level.WARNING;
+          };
+      log.log(
+          level,
+          () ->
+              worker(pid)
+                  + " retired ("
+                  + reason.wireName()
+                  + ") after "
+                  + served
+                  + " requests in "
+                  + lifetime.toMillis()
+                  + " ms");
+      publish(List.of(new WorkerRetired(id, revision, pid, reason, served, lifetime)));
+    }
+
+    @Override
+    public void crashed(long pid, OptionalInt exitCode, RunFailure failure, long served) {
+      Duration lifetime = since();
+      crash.end();
+      if (crash.shouldCommit()) {
+        crash.extension = id.value();
+        crash.revision = revision.value();
+        crash.pid = pid;
+        crash.failure = failure.wireName();
+        crash.exitCode = exitCode.orElse(-1);
+        crash.served = served;
+        crash.commit();
+      }
+      log.log(
+          Level.WARNING,
+          () ->
+              worker(pid)
+                  + " crashed ("
+                  + failure.wireName()
+                  + (exitCode.isPresent() ? ", exit " + exitCode.getAsInt() : "")
+                  + ") after "
+                  + served
+                  + " requests in "
+                  + lifetime.toMillis()
+                  + " ms");
+      publish(List.of(new WorkerCrashed(id, revision, pid, exitCode, failure, served, lifetime)));
+    }
+
+    private Duration since() {
+      return Duration.ofNanos(System.nanoTime() - launched);
+    }
+
+    private String worker(long pid) {
+      return "loopx: worker " + id + " " + revision + " pid " + pid;
+    }
   }
 
   // ------------------------------------------------------------------ delivery

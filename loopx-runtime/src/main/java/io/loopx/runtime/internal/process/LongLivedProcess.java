@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -274,6 +275,21 @@ public final class LongLivedProcess {
   /** Returns whether the leader is still running. */
   public boolean alive() {
     return process.isAlive();
+  }
+
+  /**
+   * Waits up to {@code patience} for the leader to exit; returns its exit code (128 plus the signal
+   * number when a signal ended it) if it did.
+   */
+  public OptionalInt awaitExit(Duration patience) {
+    try {
+      if (process.waitFor(patience.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+        return OptionalInt.of(process.exitValue());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return OptionalInt.empty();
   }
 
   /**

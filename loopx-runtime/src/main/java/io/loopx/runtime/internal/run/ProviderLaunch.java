@@ -8,6 +8,7 @@ import io.loopx.api.provider.ProviderMain;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
+import io.loopx.runtime.internal.worker.WorkerEvents;
 import io.loopx.runtime.internal.worker.Workers;
 import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchOutcome;
@@ -52,13 +53,23 @@ public final class ProviderLaunch {
       Map<String, String> hostEnvironment,
       String searchPath,
       boolean keepStderr) {
+    this(launcher, hostEnvironment, searchPath, keepStderr, WorkerEvents.NONE);
+  }
+
+  /** Creates the launch path as above; {@code workerEvents} hears every warm worker's life. */
+  public ProviderLaunch(
+      ProcessLauncher launcher,
+      Map<String, String> hostEnvironment,
+      String searchPath,
+      boolean keepStderr,
+      WorkerEvents workerEvents) {
     this.launcher = launcher;
     this.hostEnvironment = Map.copyOf(hostEnvironment);
     this.searchPath = searchPath;
     this.keepStderr = keepStderr;
     this.workers =
         launcher instanceof OsProcessLauncher os
-            ? Optional.of(new Workers(os, keepStderr))
+            ? Optional.of(new Workers(os, keepStderr, workerEvents))
             : Optional.empty();
   }
 

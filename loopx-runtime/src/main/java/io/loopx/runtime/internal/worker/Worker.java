@@ -1,6 +1,7 @@
 package io.loopx.runtime.internal.worker;
 
 import io.loopx.api.ProtocolId;
+import io.loopx.runtime.events.WorkerRetireReason;
 import io.loopx.runtime.internal.process.LongLivedProcess;
 import io.loopx.runtime.run.RunFailure;
 import java.io.IOException;
@@ -11,24 +12,31 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One worker process: the handshake, a writer thread that sends request frames, a reader thread
  * that matches response frames to the requests in flight, and the rules of docs/contract/worker.md
  * for everything else: a malformed frame, a response to an unknown id (a second response to one
  * request among them) or a line over {@link WorkerFrames#LINE_LIMIT} kill the whole tree, and every
- * request still in flight ends {@code worker_terminated}. Thread-safe; the pool's counters ({@link
- * #admitted}, {@link #started}, {@link #lastUsed}) are guarded by the pool.
+ * request still in flight ends {@code worker_terminated}. Its {@link WorkerEvents.Life} hears once
+ * that it spawned and once how it ended (the first of the ways it ends wins). Thread-safe; the
+ * pool's counters ({@link #admitted}, {@link #started}, {@link #lastUsed}) are guarded by the pool.
  */
 final class Worker {
   private static final byte[] STOP = new byte[0];
+
+  /** How long a worker whose stdout ended may take to exit before its exit code is given up. */
+  private static final Duration EXIT_PATIENCE = Duration.ofSeconds(1);
 
   private final LongLivedProcess process;
   private final Map<String, CompletableFuture<Reply>> inFlight = new ConcurrentHashMap<>();
@@ -36,20 +44,23 @@ final class Worker {
   private final LinkedBlockingQueue<byte[]> outbox = new LinkedBlockingQueue<>();
   private final CompletableFuture<Boolean> handshake = new CompletableFuture<>();
   private final ProtocolId protocol;
-  private final AtomicLong answered = new AtomicLong();
-  private final java.util.concurrent.atomic.AtomicBoolean reported =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean reported = new AtomicBoolean();
   private volatile boolean dead;
   private volatile boolean broke;
+  private final WorkerEvents.Life life;
+  private final AtomicBoolean ended = new AtomicBoolean();
+  private final AtomicLong served = new AtomicLong();
+  private boolean announced; // guarded by life
 
   // Guarded by the pool.
   int admitted;
   int started;
   long lastUsed = System.nanoTime();
 
-  private Worker(LongLivedProcess process, ProtocolId protocol) {
+  private Worker(LongLivedProcess process, ProtocolId protocol, WorkerEvents.Life life) {
     this.process = process;
     this.protocol = protocol;
+    this.life = life;
   }
 
   /** How a start ended: a ready worker, or the reply every request waiting for it gets. */
@@ -81,10 +92,15 @@ final class Worker {
   /**
    * Starts the process and waits for its handshake within {@code timeout}; {@code callerBound} says
    * that {@code timeout} is shorter than the manifest's because of the caller's deadline (a
-   * handshake missing at its end is then {@code timeout}, not a failed start).
+   * handshake missing at its end is then {@code timeout}, not a failed start); {@code life} hears
+   * of the worker from then on.
    */
   static Start start(
-      LongLivedProcess.Start launched, ProtocolId protocol, Duration timeout, boolean callerBound) {
+      LongLivedProcess.Start launched,
+      ProtocolId protocol,
+      Duration timeout,
+      boolean callerBound,
+      WorkerEvents.Life life) {
     if (launched instanceof LongLivedProcess.Start.NotStarted) {
       return new Start.Refused(
           new Reply.Failed(RunFailure.EXECUTION_FAILED), Optional.empty(), Start.Why.FAILED);
@@ -93,7 +109,7 @@ final class Worker {
       return new Start.Refused(new Reply.Mismatch(), Optional.empty(), Start.Why.MISMATCH);
     }
     LongLivedProcess process = ((LongLivedProcess.Start.Running) launched).process();
-    Worker worker = new Worker(process, protocol);
+    Worker worker = new Worker(process, protocol, life);
     worker.thread("stdout", worker::read);
     worker.thread("stdin", worker::write);
     boolean ok;
@@ -111,7 +127,9 @@ final class Worker {
       why = Start.Why.CANCELLED;
     }
     if (!ok) {
-      worker.kill();
+      // reported as a failed handshake: never announced
+      worker.kill(
+          why == Start.Why.CANCELLED ? WorkerRetireReason.CANCELLED : WorkerRetireReason.TIMEOUT);
       RunFailure failure =
           switch (why) {
             case OUT_OF_TIME -> RunFailure.TIMEOUT;
@@ -119,6 +137,12 @@ final class Worker {
             default -> RunFailure.WORKER_HANDSHAKE_FAILED;
           };
       return new Start.Refused(new Reply.Failed(failure), Optional.of(process.stderrTail()), why);
+    }
+    synchronized (life) {
+      if (!worker.ended.get()) {
+        worker.announced = true;
+        life.spawned(process.pid());
+      }
     }
     return new Start.Ready(worker);
   }
@@ -148,7 +172,7 @@ final class Worker {
 
   /** Returns whether the worker has answered at least one request. */
   boolean answeredAny() {
-    return answered.get() > 0;
+    return served.get() > 0;
   }
 
   /** Returns the last bytes the worker wrote to stderr. */
@@ -178,11 +202,11 @@ final class Worker {
         } catch (InterruptedException e) {
           interrupted = true;
           if (reply.complete(new Reply.Failed(RunFailure.CANCELLED))) {
-            kill();
+            kill(WorkerRetireReason.CANCELLED);
           }
         } catch (TimeoutException e) {
           if (reply.complete(new Reply.Failed(RunFailure.TIMEOUT))) {
-            kill();
+            kill(WorkerRetireReason.TIMEOUT);
           }
         } catch (ExecutionException e) {
           return new Reply.Failed(RunFailure.WORKER_TERMINATED);
@@ -196,20 +220,60 @@ final class Worker {
     }
   }
 
-  /** Kills the whole tree now; every request in flight ends {@code worker_terminated}. */
-  void kill() {
+  /**
+   * Kills the whole tree now ({@code reason}: why LoopX ends it); every request in flight ends
+   * {@code worker_terminated}.
+   */
+  void kill(WorkerRetireReason reason) {
+    boolean first = ended.compareAndSet(false, true);
     dead = true;
     outbox.add(STOP);
     failAll();
     process.terminate(Duration.ZERO);
+    if (first) {
+      reportEnd(reason, OptionalInt.empty());
+    }
   }
 
-  /** Closes stdin, waits up to {@code patience} for the worker to exit, then kills what is left. */
-  void stop(Duration patience) {
+  /**
+   * Closes stdin, waits up to {@code patience} for the worker to exit, then kills what is left
+   * ({@code reason}: why LoopX ends it).
+   */
+  void stop(Duration patience, WorkerRetireReason reason) {
+    boolean first = ended.compareAndSet(false, true);
     dead = true;
     outbox.add(STOP);
     process.stop(patience);
     failAll();
+    if (first) {
+      reportEnd(reason, OptionalInt.empty());
+    }
+  }
+
+  /** The worker ended on its own (its stdout ended or its stdin broke): a crash, unless retired. */
+  private void crashed() {
+    boolean first = ended.compareAndSet(false, true);
+    dead = true;
+    outbox.add(STOP);
+    failAll();
+    OptionalInt exit = first ? process.awaitExit(EXIT_PATIENCE) : OptionalInt.empty();
+    process.terminate(Duration.ZERO);
+    if (first) {
+      reportEnd(null, exit);
+    }
+  }
+
+  /** Reports how the worker ended: {@code reason} null for a crash. */
+  private void reportEnd(@Nullable WorkerRetireReason reason, OptionalInt exit) {
+    synchronized (life) {
+      if (!announced) {
+        life.crashed(process.pid(), exit, RunFailure.WORKER_HANDSHAKE_FAILED, served.get());
+      } else if (reason == null) {
+        life.crashed(process.pid(), exit, RunFailure.WORKER_TERMINATED, served.get());
+      } else {
+        life.retired(process.pid(), reason, served.get());
+      }
+    }
   }
 
   private void failAll() {
@@ -242,7 +306,8 @@ final class Worker {
         }
       }
     } catch (IOException e) {
-      breakDown();
+      markBroken();
+      crashed();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -268,8 +333,10 @@ final class Worker {
           }
           line = append(line, length, chunk, from, part);
           length += part;
-          if (!accept(line, length)) {
-            breakDown();
+          WorkerRetireReason broken = accept(line, length);
+          if (broken != null) {
+            markBroken();
+            kill(broken);
             return;
           }
           length = 0;
@@ -286,15 +353,15 @@ final class Worker {
     } catch (IOException e) {
       // Killed or exited: the end of the stream.
     }
-    breakDown();
+    markBroken();
+    crashed();
   }
 
-  /** Kills the tree of a worker that ended or broke the protocol on its own (not the host). */
-  private void breakDown() {
+  /** Notes that the worker ended or broke the protocol on its own (not the host). */
+  private void markBroken() {
     if (!dead) {
       broke = true;
     }
-    kill();
   }
 
   private void tooLong(byte[] line, int length, byte[] chunk, int from, int part) {
@@ -306,7 +373,8 @@ final class Worker {
         culprit.complete(new Reply.Failed(RunFailure.RESPONSE_TOO_LARGE));
       }
     }
-    breakDown();
+    markBroken();
+    kill(WorkerRetireReason.RESPONSE_TOO_LARGE);
   }
 
   private static byte[] append(byte[] line, int length, byte[] chunk, int from, int part) {
@@ -318,23 +386,23 @@ final class Worker {
     return target;
   }
 
-  /** Handles one complete line; false when it breaks the protocol. */
-  private boolean accept(byte[] line, int length) {
+  /** Handles one complete line; returns why it breaks the protocol, or null. */
+  private @Nullable WorkerRetireReason accept(byte[] line, int length) {
     if (!handshake.isDone()) {
       boolean ok = WorkerFrames.isHandshake(line, length, protocol);
       handshake.complete(ok);
-      return ok;
+      return ok ? null : WorkerRetireReason.MALFORMED_FRAME;
     }
     Optional<WorkerFrames.Response> response = WorkerFrames.response(line, length);
     if (response.isEmpty()) {
-      return false;
+      return WorkerRetireReason.MALFORMED_FRAME;
     }
     CompletableFuture<Reply> pending = inFlight.remove(response.get().id());
     if (pending == null) {
-      return false; // an unknown id, or a second response to one request
+      return WorkerRetireReason.UNKNOWN_RESPONSE; // or a second response to one request
     }
-    answered.incrementAndGet();
+    served.incrementAndGet();
     pending.complete(new Reply.Answered(response.get().response()));
-    return true;
+    return null;
   }
 }

@@ -2,6 +2,7 @@ package io.loopx.runtime.internal.worker;
 
 import io.loopx.api.ProtocolId;
 import io.loopx.api.manifest.WorkerSpec;
+import io.loopx.runtime.events.WorkerRetireReason;
 import io.loopx.runtime.internal.process.LongLivedProcess;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,10 +34,12 @@ final class WorkerPool {
   private final Executor stopper;
   private final Set<Worker> registry;
   private final StartHealth health;
+  private final WorkerEvents events;
   private final List<Worker> live = new ArrayList<>();
   private int starting;
   private int waiting;
   private boolean retired;
+  private WorkerRetireReason retiredFor = WorkerRetireReason.LIFECYCLE;
 
   WorkerPool(
       WorkerKey key,
@@ -46,7 +49,8 @@ final class WorkerPool {
       Supplier<LongLivedProcess.Start> launcher,
       Executor stopper,
       Set<Worker> registry,
-      StartHealth health) {
+      StartHealth health,
+      WorkerEvents events) {
     this.key = key;
     this.spec = spec;
     this.protocol = protocol;
@@ -55,6 +59,7 @@ final class WorkerPool {
     this.stopper = stopper;
     this.registry = registry;
     this.health = health;
+    this.events = events;
   }
 
   /** The most requests that wait for a slot at once: 4 x max_processes x max_in_flight. */
@@ -140,7 +145,9 @@ final class WorkerPool {
       }
       long left = deadline - System.nanoTime();
       boolean cut = callerBound && left < timeout.toNanos();
-      start = Worker.start(launcher.get(), protocol, Duration.ofNanos(Math.max(0, left)), cut);
+      WorkerEvents.Life life = events.starting(key.id(), key.revision());
+      start =
+          Worker.start(launcher.get(), protocol, Duration.ofNanos(Math.max(0, left)), cut, life);
     } finally {
       if (start == null) {
         synchronized (this) {
@@ -161,7 +168,7 @@ final class WorkerPool {
       Worker worker = ((Worker.Start.Ready) start).worker();
       registry.add(worker);
       if (retired) {
-        stopLater(worker);
+        stopLater(worker, retiredFor);
         return new Admission.Retired();
       }
       live.add(worker);
@@ -214,7 +221,7 @@ final class WorkerPool {
       live.remove(worker);
     } else if (worker.admitted == 0 && (retired || worker.started >= spec.maxRequests())) {
       live.remove(worker);
-      stopLater(worker);
+      stopLater(worker, retired ? retiredFor : WorkerRetireReason.RECYCLED);
     }
     notifyAll();
   }
@@ -228,19 +235,25 @@ final class WorkerPool {
         it.remove();
       } else if (w.admitted == 0 && now - w.lastUsed >= idle) {
         it.remove();
-        stopLater(w);
+        stopLater(w, WorkerRetireReason.IDLE);
       }
     }
   }
 
-  /** Admits nothing more; stops every worker once its requests in flight have ended. */
-  synchronized void retire() {
+  /**
+   * Admits nothing more; stops every worker once its requests in flight have ended ({@code reason}:
+   * why).
+   */
+  synchronized void retire(WorkerRetireReason reason) {
+    if (!retired) {
+      retiredFor = reason;
+    }
     retired = true;
     for (Iterator<Worker> it = live.iterator(); it.hasNext(); ) {
       Worker w = it.next();
       if (w.admitted == 0 || !w.usable()) {
         it.remove();
-        stopLater(w);
+        stopLater(w, retiredFor);
       }
     }
     notifyAll();
@@ -255,7 +268,7 @@ final class WorkerPool {
       live.clear();
       notifyAll();
     }
-    all.forEach(Worker::kill);
+    all.forEach(w -> w.kill(WorkerRetireReason.CLOSED));
   }
 
   /** Returns whether no worker of this pool is running or starting. */
@@ -269,7 +282,7 @@ final class WorkerPool {
     return live.stream().filter(Worker::usable).map(Worker::pid).toList();
   }
 
-  private void stopLater(Worker worker) {
-    stopper.execute(() -> worker.stop(STOP_PATIENCE));
+  private void stopLater(Worker worker, WorkerRetireReason reason) {
+    stopper.execute(() -> worker.stop(STOP_PATIENCE, reason));
   }
 }

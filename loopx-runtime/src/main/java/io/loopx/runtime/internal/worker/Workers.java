@@ -6,6 +6,7 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
+import io.loopx.runtime.events.WorkerRetireReason;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.run.CallDeadline;
 import io.loopx.runtime.internal.run.StderrTail;
@@ -44,6 +45,7 @@ public final class Workers implements AutoCloseable {
 
   private final OsProcessLauncher launcher;
   private final boolean keepStderr;
+  private final WorkerEvents events;
   private final Map<WorkerKey, WorkerPool> pools = new ConcurrentHashMap<>();
   private final Map<ExtensionId, StartHealth> health = new ConcurrentHashMap<>();
   private final Set<Worker> started = ConcurrentHashMap.newKeySet();
@@ -64,10 +66,14 @@ public final class Workers implements AutoCloseable {
   private volatile boolean closed;
   private volatile boolean reaping;
 
-  /** Creates the workers of a facade whose providers {@code launcher} starts. */
-  public Workers(OsProcessLauncher launcher, boolean keepStderr) {
+  /**
+   * Creates the workers of a facade whose providers {@code launcher} starts; {@code events} hears
+   * every worker's spawn and end.
+   */
+  public Workers(OsProcessLauncher launcher, boolean keepStderr, WorkerEvents events) {
     this.launcher = launcher;
     this.keepStderr = keepStderr;
+    this.events = events;
   }
 
   /**
@@ -138,7 +144,8 @@ public final class Workers implements AutoCloseable {
                       () -> launcher.startLongLived(launch),
                       stopper,
                       started,
-                      starts));
+                      starts,
+                      events));
       startReaper();
       WorkerPool.Admission admission = pool.admit(deadline, callerBound);
       if (admission instanceof WorkerPool.Admission.Retired) {
@@ -199,7 +206,7 @@ public final class Workers implements AutoCloseable {
     for (WorkerPool pool : new ArrayList<>(pools.values())) {
       if (pool.key().id().equals(id)) {
         pools.remove(pool.key(), pool);
-        pool.retire();
+        pool.retire(WorkerRetireReason.LIFECYCLE);
       }
     }
   }
@@ -231,10 +238,15 @@ public final class Workers implements AutoCloseable {
    */
   public HandshakeCheck checkHandshake(LaunchRequest launch, RuntimeSpec spec, Duration timeout) {
     Worker.Start start =
-        Worker.start(launcher.startLongLived(launch), spec.protocol(), timeout, false);
+        Worker.start(
+            launcher.startLongLived(launch),
+            spec.protocol(),
+            timeout,
+            false,
+            WorkerEvents.Life.NONE); // a doctor's check, not a pool's worker: no events
     if (start instanceof Worker.Start.Ready ready) {
       byte[] stderr = ready.worker().stderrTail();
-      ready.worker().stop(WorkerPool.STOP_PATIENCE);
+      ready.worker().stop(WorkerPool.STOP_PATIENCE, WorkerRetireReason.LIFECYCLE);
       return new HandshakeCheck(Optional.empty(), keepStderr ? stderr : new byte[0]);
     }
     Worker.Start.Refused refused = (Worker.Start.Refused) start;
@@ -278,7 +290,7 @@ public final class Workers implements AutoCloseable {
     closed = true;
     List<WorkerPool> all = new ArrayList<>(pools.values());
     pools.clear();
-    all.forEach(WorkerPool::retire);
+    all.forEach(p -> p.retire(WorkerRetireReason.CLOSED));
     long deadline = System.nanoTime() + CLOSE_DRAIN.toNanos();
     for (WorkerPool pool : all) {
       while (!pool.empty() && System.nanoTime() < deadline) {
@@ -294,7 +306,7 @@ public final class Workers implements AutoCloseable {
       pool.killAll();
     }
     for (Worker w : started) {
-      w.kill();
+      w.kill(WorkerRetireReason.CLOSED);
     }
     started.clear();
     reaper.shutdownNow();
@@ -306,7 +318,7 @@ public final class Workers implements AutoCloseable {
       WorkerKey other = pool.key();
       if (other.id().equals(key.id()) && !other.equals(key)) {
         pools.remove(other, pool);
-        pool.retire();
+        pool.retire(WorkerRetireReason.LIFECYCLE);
       }
     }
   }
