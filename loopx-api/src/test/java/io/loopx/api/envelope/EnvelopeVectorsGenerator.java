@@ -36,7 +36,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class EnvelopeVectorsGenerator {
   static final String SCHEMA = "loopx_envelope_vectors_v1";
   static final String ACTION = "files.write";
-  static final String SCOPE = "{\"path\":\"notes/today.md\",\"mode\":\"append\",\"max_bytes\":4096}";
+  static final String SCOPE =
+      "{\"path\":\"notes/today.md\",\"mode\":\"append\",\"max_bytes\":4096}";
   static final String EXTENSION_ID = "demo-writer";
   static final String REVISION = "0123456789abcdef";
 
@@ -108,36 +109,57 @@ public final class EnvelopeVectorsGenerator {
     c(out, "int-2^53", "{\"v\":9007199254740992}", "the largest integer literal admitted");
     c(out, "int-minus-2^53", "{\"v\":-9007199254740992}", "the smallest integer literal admitted");
     c(out, "int-2^53-1", "{\"v\":9007199254740991}", "exact integer");
-    c(out, "double-2^53+1", "{\"v\":9007199254740993.0}", "a double literal, rounds to 2^53;"
-        + " a host never dispatches it (not exactly a double), but its canonical form exists");
+    c(
+        out,
+        "double-2^53+1",
+        "{\"v\":9007199254740993.0}",
+        "a double literal, rounds to 2^53;"
+            + " a host never dispatches it (not exactly a double), but its canonical form exists");
     c(out, "double-2^53+2", "{\"v\":9007199254740994.0}", "exact double above 2^53");
     c(out, "double-2^54", "{\"v\":1.8014398509481984e16}", "2^54 in fixed form");
-    c(out, "numbers-array", "{\"n\":[0,-1,1,0.5,-0.5,1e-7,1e21,1e-6,9.999999999999999e20]}",
+    c(
+        out,
+        "numbers-array",
+        "{\"n\":[0,-1,1,0.5,-0.5,1e-7,1e21,1e-6,9.999999999999999e20]}",
         "several numbers in one array, order kept");
-    c(out, "escapes",
+    c(
+        out,
+        "escapes",
         "{\"s\":\"\\u0000\\u0001\\u001f\\b\\f\\n\\r\\t\\\"\\\\\\/\\u007f\\u00e9\\u2028\\ud83d\\ude00\"}",
         "minimal escaping: \\b \\f \\n \\r \\t \\\" \\\\ and \\u00xx (lowercase) below U+0020;"
             + " '/', DEL, U+2028 and non-ASCII are written as is");
-    c(out, "keys-utf16-order",
+    c(
+        out,
+        "keys-utf16-order",
         "{\"\\ud83d\\ude00\":1,\"\\uffff\":2,\"\\u00e9\":3,\"a\":4,\"\\u20ac\":5,\"\":0,\"A\":6,\"aa\":7}",
         "keys sort by UTF-16 code units: U+1F600 (D83D DE00) sorts before U+FFFF, unlike code"
             + " point order");
-    c(out, "keys-surrogate-vs-private-use",
+    c(
+        out,
+        "keys-surrogate-vs-private-use",
         "{\"\\ue000\":1,\"\\ud800\\udc00\":2}",
         "U+10000 (D800 DC00) sorts before U+E000 in UTF-16 order");
-    c(out, "nested",
+    c(
+        out,
+        "nested",
         "{\"b\":[1,{\"z\":null,\"a\":true}],\"a\":{\"y\":[],\"x\":{}},\"c\":[[[\"deep\"]]]}",
         "objects sorted at every level; arrays keep their order");
     c(out, "literals", "{\"t\":true,\"f\":false,\"n\":null}", "literals as is");
-    c(out, "rfc8785-example",
+    c(
+        out,
+        "rfc8785-example",
         "{\"numbers\":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"
             + "\"string\":\"\\u20ac$\\u000F\\u000aA'\\u0042\\u0022\\u005c\\\\\\\"\\/\","
             + "\"literals\":[null,true,false]}",
         "the example of RFC 8785 section 3.2.3");
-    c(out, "pretty-input",
+    c(
+        out,
+        "pretty-input",
         "{ \"b\" : 1 ,\n  \"a\" : [ 1 , 2 ]\n}\n",
         "whitespace of the input does not matter");
-    c(out, "nested-execution-envelope",
+    c(
+        out,
+        "nested-execution-envelope",
         "{\"q\":{\"execution_envelope\":\"nested keys are ordinary content\"}}",
         "only the top-level execution_envelope key is left out of the digest");
   }
@@ -162,13 +184,25 @@ public final class EnvelopeVectorsGenerator {
   private void noCanonicalForm(ArrayNode out) {
     n(out, "double-overflow", "{\"v\":1e400}", "the nearest double is infinite");
     n(out, "negative-double-overflow", "{\"v\":-1e400}", "the nearest double is infinite");
-    n(out, "integer-beyond-2^53", "{\"v\":9007199254740993}",
+    n(
+        out,
+        "integer-beyond-2^53",
+        "{\"v\":9007199254740993}",
         "an integer literal beyond 2^53 (strict parsing already refuses it)");
-    n(out, "integer-below-minus-2^53", "{\"v\":-9007199254740993}",
+    n(
+        out,
+        "integer-below-minus-2^53",
+        "{\"v\":-9007199254740993}",
         "an integer literal below -2^53 (strict parsing already refuses it)");
-    n(out, "lone-high-surrogate-string", "{\"v\":\"\\ud800\"}",
+    n(
+        out,
+        "lone-high-surrogate-string",
+        "{\"v\":\"\\ud800\"}",
         "a lone surrogate has no UTF-8 form (strict parsing already refuses it)");
-    n(out, "lone-low-surrogate-key", "{\"\\udc00\":1}",
+    n(
+        out,
+        "lone-low-surrogate-key",
+        "{\"\\udc00\":1}",
         "a lone surrogate has no UTF-8 form (strict parsing already refuses it)");
   }
 
@@ -200,19 +234,32 @@ public final class EnvelopeVectorsGenerator {
     ObjectNode scope = (ObjectNode) envelopeOf(scopeRespelled).get("scope");
     scope.removeAll();
     scope.setAll(json("{\"max_bytes\":4096.0,\"mode\":\"append\",\"path\":\"notes/today.md\"}"));
-    a(out, "scope-respelled", scopeRespelled,
+    a(
+        out,
+        "scope-respelled",
+        scopeRespelled,
         "the scope is compared by canonical JSON: key order and 4096 vs 4096.0 do not matter");
-    a(out, "numbers-as-written",
+    a(
+        out,
+        "numbers-as-written",
         bind(json("{\"a\":1.50,\"b\":1e5,\"c\":-0.0,\"d\":5e-324,\"e\":9007199254740992}")),
         "numbers are digested through their nearest double");
-    a(out, "non-bmp-keys",
+    a(
+        out,
+        "non-bmp-keys",
         bind(json("{\"\\ud83d\\ude00\":\"smile\",\"\\uffff\":\"max\",\"\\u00e9\":\"e\"}")),
         "UTF-16 key order inside the digest");
-    a(out, "nested-execution-envelope",
+    a(
+        out,
+        "nested-execution-envelope",
         bind(json("{\"q\":{\"execution_envelope\":{\"not\":\"the envelope\"}}}")),
         "a nested execution_envelope key is request content and part of the digest");
     ObjectNode pretty = bind(request);
-    row(out, "pretty-printed", prettyText(pretty), "whitespace in the received text does not matter",
+    row(
+        out,
+        "pretty-printed",
+        prettyText(pretty),
+        "whitespace in the received text does not matter",
         null);
   }
 
@@ -226,70 +273,167 @@ public final class EnvelopeVectorsGenerator {
   private void refused(ArrayNode out) {
     ObjectNode request = json("{\"schema_version\":\"demo_request_v0\",\"text\":\"hello\"}");
     r(out, "envelope-missing", request.deepCopy(), b -> {}, "no execution_envelope key");
-    r(out, "envelope-not-object", bind(request),
-        b -> b.put("execution_envelope", "sha256:00"), "the envelope is a string");
-    r(out, "envelope-extra-field", bind(request),
-        b -> envelopeOf(b).put("expires", "never"), "a sixth field");
-    r(out, "envelope-field-missing", bind(request),
-        b -> envelopeOf(b).remove("action"), "only four fields");
-    r(out, "extension-extra-field", bind(request),
+    r(
+        out,
+        "envelope-not-object",
+        bind(request),
+        b -> b.put("execution_envelope", "sha256:00"),
+        "the envelope is a string");
+    r(
+        out,
+        "envelope-extra-field",
+        bind(request),
+        b -> envelopeOf(b).put("expires", "never"),
+        "a sixth field");
+    r(
+        out,
+        "envelope-field-missing",
+        bind(request),
+        b -> envelopeOf(b).remove("action"),
+        "only four fields");
+    r(
+        out,
+        "extension-extra-field",
+        bind(request),
         b -> ((ObjectNode) envelopeOf(b).get("extension")).put("version", "1.0.0"),
         "extension has a third field");
-    r(out, "digest-not-string", bind(request),
-        b -> envelopeOf(b).put("request_digest", 1), "request_digest is a number");
-    r(out, "action-not-string", bind(request),
-        b -> envelopeOf(b).putArray("action").add(ACTION), "action is an array");
-    r(out, "scope-not-object", bind(request),
-        b -> envelopeOf(b).putArray("scope"), "scope is an array");
-    r(out, "schema-version", bind(request),
+    r(
+        out,
+        "digest-not-string",
+        bind(request),
+        b -> envelopeOf(b).put("request_digest", 1),
+        "request_digest is a number");
+    r(
+        out,
+        "action-not-string",
+        bind(request),
+        b -> envelopeOf(b).putArray("action").add(ACTION),
+        "action is an array");
+    r(
+        out,
+        "scope-not-object",
+        bind(request),
+        b -> envelopeOf(b).putArray("scope"),
+        "scope is an array");
+    r(
+        out,
+        "schema-version",
+        bind(request),
         b -> envelopeOf(b).put("schema_version", "loopx_extension_execution_envelope_v1"),
         "another schema version");
-    r(out, "action-differs", bind(request),
-        b -> envelopeOf(b).put("action", "files.delete"), "another action");
-    r(out, "action-case", bind(request),
+    r(
+        out,
+        "action-differs",
+        bind(request),
+        b -> envelopeOf(b).put("action", "files.delete"),
+        "another action");
+    r(
+        out,
+        "action-case",
+        bind(request),
         b -> envelopeOf(b).put("action", "Files.Write"),
         "actions compare as text (an invalid token is an action mismatch)");
-    r(out, "action-before-scope", bind(request),
+    r(
+        out,
+        "action-before-scope",
+        bind(request),
         b -> {
           envelopeOf(b).put("action", "files.delete");
           envelopeOf(b).set("scope", json("{\"path\":\"/\"}"));
         },
         "first failure wins: action is checked before scope");
-    r(out, "scope-wider", bind(request),
-        b -> ((ObjectNode) envelopeOf(b).get("scope")).put("recursive", true), "an extra key");
-    r(out, "scope-narrower", bind(request),
-        b -> ((ObjectNode) envelopeOf(b).get("scope")).remove("mode"), "a missing key");
-    r(out, "scope-value", bind(request),
-        b -> ((ObjectNode) envelopeOf(b).get("scope")).put("max_bytes", 4097), "another value");
-    r(out, "scope-no-canonical-form", bind(request),
-        b -> ((ObjectNode) envelopeOf(b).get("scope")).put("max_bytes", new java.math.BigDecimal(
-            "1e400")), "a scope without a canonical form never matches");
-    r(out, "extension-id", bind(request),
+    r(
+        out,
+        "scope-wider",
+        bind(request),
+        b -> ((ObjectNode) envelopeOf(b).get("scope")).put("recursive", true),
+        "an extra key");
+    r(
+        out,
+        "scope-narrower",
+        bind(request),
+        b -> ((ObjectNode) envelopeOf(b).get("scope")).remove("mode"),
+        "a missing key");
+    r(
+        out,
+        "scope-value",
+        bind(request),
+        b -> ((ObjectNode) envelopeOf(b).get("scope")).put("max_bytes", 4097),
+        "another value");
+    r(
+        out,
+        "scope-no-canonical-form",
+        bind(request),
+        b ->
+            ((ObjectNode) envelopeOf(b).get("scope"))
+                .put("max_bytes", new java.math.BigDecimal("1e400")),
+        "a scope without a canonical form never matches");
+    r(
+        out,
+        "extension-id",
+        bind(request),
         b -> ((ObjectNode) envelopeOf(b).get("extension")).put("id", "demo-reader"),
         "another extension");
-    r(out, "extension-revision", bind(request),
+    r(
+        out,
+        "extension-revision",
+        bind(request),
         b -> ((ObjectNode) envelopeOf(b).get("extension")).put("revision", "fedcba9876543210"),
         "another revision");
-    r(out, "digest-uppercase", bind(request),
-        b -> envelopeOf(b).put("request_digest",
-            envelopeOf(b).get("request_digest").stringValue().toUpperCase(java.util.Locale.ROOT)
-                .replace("SHA256:", "sha256:")),
+    r(
+        out,
+        "digest-uppercase",
+        bind(request),
+        b ->
+            envelopeOf(b)
+                .put(
+                    "request_digest",
+                    envelopeOf(b)
+                        .get("request_digest")
+                        .stringValue()
+                        .toUpperCase(java.util.Locale.ROOT)
+                        .replace("SHA256:", "sha256:")),
         "the digest is compared as text: hex digits are lowercase");
-    r(out, "digest-without-prefix", bind(request),
-        b -> envelopeOf(b).put("request_digest",
-            envelopeOf(b).get("request_digest").stringValue().substring("sha256:".length())),
+    r(
+        out,
+        "digest-without-prefix",
+        bind(request),
+        b ->
+            envelopeOf(b)
+                .put(
+                    "request_digest",
+                    envelopeOf(b)
+                        .get("request_digest")
+                        .stringValue()
+                        .substring("sha256:".length())),
         "the text form is sha256: followed by 64 lowercase hex digits");
-    r(out, "request-key-added", bind(request), b -> b.put("path", "/etc/passwd"),
+    r(
+        out,
+        "request-key-added",
+        bind(request),
+        b -> b.put("path", "/etc/passwd"),
         "a key added to the request after binding");
-    r(out, "request-value-changed", bind(request), b -> b.put("text", "goodbye"),
+    r(
+        out,
+        "request-value-changed",
+        bind(request),
+        b -> b.put("text", "goodbye"),
         "a value changed after binding");
-    r(out, "request-number-changed", bind(json("{\"n\":1}")),
+    r(
+        out,
+        "request-number-changed",
+        bind(json("{\"n\":1}")),
         b -> b.put("n", new java.math.BigDecimal("1.0000000000000002")),
         "a number whose double differs");
-    r(out, "request-no-canonical-form", bind(json("{\"n\":1}")),
+    r(
+        out,
+        "request-no-canonical-form",
+        bind(json("{\"n\":1}")),
         b -> b.put("n", new java.math.BigDecimal("1e400")),
         "a request without a canonical form has no digest");
-    r(out, "nested-envelope-changed",
+    r(
+        out,
+        "nested-envelope-changed",
         bind(json("{\"q\":{\"execution_envelope\":\"a\"}}")),
         b -> ((ObjectNode) b.get("q")).put("execution_envelope", "b"),
         "a nested execution_envelope key is part of the digest");

@@ -30,7 +30,8 @@ import tools.jackson.databind.node.ObjectNode;
  * form or of a verification message fails here. The Python kit's tests read the same file.
  */
 class EnvelopeVectorsTest {
-  static final Path VECTORS = Path.of("..", "docs", "contract", "vectors", "envelope-vectors-v1.json");
+  static final Path VECTORS =
+      Path.of("..", "docs", "contract", "vectors", "envelope-vectors-v1.json");
 
   private static JsonNode vectors() throws IOException {
     return StrictJson.parse(Files.readAllBytes(VECTORS));
@@ -78,7 +79,9 @@ class EnvelopeVectorsTest {
       String name = row.get("name").stringValue();
       ObjectNode request = parse(row.get("input").stringValue());
       byte[] canonical = CanonicalJson.toBytes(request);
-      assertThat(new String(canonical, UTF_8)).as(name).isEqualTo(row.get("canonical").stringValue());
+      assertThat(new String(canonical, UTF_8))
+          .as(name)
+          .isEqualTo(row.get("canonical").stringValue());
       assertThat(HexFormat.of().formatHex(canonical))
           .as(name)
           .isEqualTo(row.get("canonical_utf8_hex").stringValue());
@@ -88,7 +91,9 @@ class EnvelopeVectorsTest {
       assertThat(ExecutionEnvelope.requestDigest(request).value())
           .as(name)
           .isEqualTo(row.get("request_digest").stringValue());
-      assertThat(new String(StrictJson.toCompactBytes(EnvelopeVectorsGenerator.envelopeFor(request)), UTF_8))
+      assertThat(
+              new String(
+                  StrictJson.toCompactBytes(EnvelopeVectorsGenerator.envelopeFor(request)), UTF_8))
           .as(name)
           .isEqualTo(row.get("envelope").stringValue());
     }
@@ -112,7 +117,9 @@ class EnvelopeVectorsTest {
       String name = row.get("name").stringValue();
       ObjectNode bare = EnvelopeVerifier.verify(parse(row.get("bound").stringValue()), expected);
       assertThat(bare.has(ExecutionEnvelope.REQUEST_KEY)).as(name).isFalse();
-      assertThat(CanonicalJson.toText(bare)).as(name).isEqualTo(row.get("bare_canonical").stringValue());
+      assertThat(CanonicalJson.toText(bare))
+          .as(name)
+          .isEqualTo(row.get("bare_canonical").stringValue());
       assertThat(ExecutionEnvelope.requestDigest(bare).value())
           .as(name)
           .isEqualTo(row.get("request_digest").stringValue());
