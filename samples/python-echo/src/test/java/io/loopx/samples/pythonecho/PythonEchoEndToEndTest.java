@@ -24,6 +24,8 @@ import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunStatus;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -164,5 +166,38 @@ class PythonEchoEndToEndTest {
         .isInstanceOfSatisfying(
             LoopxException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.RESOLUTION_FAILED));
     assertThat(policyCalls).hasSize(3);
+  }
+
+  @Test
+  void theKitServesAsAWarmWorkerBehindTheRealPool(@TempDir Path pkg) throws IOException {
+    Files.createDirectories(pkg.resolve("bin"));
+    Files.copy(Path.of("bin", "provider"), pkg.resolve("bin/provider"));
+    Files.copy(Path.of("bin", "loopx_provider.py"), pkg.resolve("bin/loopx_provider.py"));
+    Files.writeString(
+        pkg.resolve("extension.toml"),
+        Files.readString(Path.of("extension.toml"))
+            + "\n[runtime.worker]\nmax_processes = 1\nmax_requests = 100\n");
+    Loopx loopx = loopx();
+    loopx.install(LoadedManifest.load(pkg.resolve("extension.toml")), Mode.EXECUTE);
+    for (int i = 0; i < 3; i++) {
+      DispatchReceipt receipt =
+          loopx.dispatch(
+              request("echo"),
+              body("{\"schema_version\":\"text_echo_request_v0\",\"text\":\"w" + i + "\"}"),
+              Mode.EXECUTE);
+      assertThat(receipt.ok()).as(receipt.toJson().toString()).isTrue();
+      // A worker's response has no exit code; a one-shot run's has 0.
+      assertThat(receipt.outcome().exitCode()).isEmpty();
+      assertThat(receipt.outcome().providerResult().orElseThrow().get("text").stringValue())
+          .isEqualTo("w" + i);
+    }
+    DispatchReceipt refused =
+        loopx.dispatch(
+            request("delete"),
+            body("{\"schema_version\":\"text_echo_request_v0\",\"text\":\"x\"}"),
+            Mode.EXECUTE);
+    assertThat(refused.outcome().status()).isEqualTo(RunStatus.PROVIDER_FAILED);
+    assertThat(refused.outcome().providerResult().orElseThrow().get("error").stringValue())
+        .isEqualTo("execution envelope scope does not match the operation");
   }
 }
