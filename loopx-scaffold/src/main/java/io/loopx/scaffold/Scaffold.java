@@ -90,22 +90,58 @@ public final class Scaffold {
    */
   public static ScaffoldReceipt init(
       String id, Optional<Path> destination, Optional<String> version, Path workingDir, Mode mode) {
-    return new Scaffold(FileSink.FILES).create(id, destination, version, workingDir, mode);
+    return init(id, destination, version, StarterLanguage.JAVA, workingDir, mode);
+  }
+
+  /**
+   * As {@link #init(String, Optional, Optional, Path, Mode)}, generating a provider in {@code
+   * language}: for {@link StarterLanguage#PYTHON}, {@code bin/<id>} is a Python 3 provider script
+   * and {@code bin/loopx_provider.py} the LoopX Python provider kit it imports (no {@code pom.xml},
+   * no Java source; the receipt's {@code build} command runs the doctor probe instead).
+   *
+   * @throws LoopxException of kind {@link ErrorKind#SCAFFOLD_INVALID} as {@link #init(String,
+   *     Optional, Optional, Path, Mode)}
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public static ScaffoldReceipt init(
+      String id,
+      Optional<Path> destination,
+      Optional<String> version,
+      StarterLanguage language,
+      Path workingDir,
+      Mode mode) {
+    return new Scaffold(FileSink.FILES)
+        .create(id, destination, version, language, workingDir, mode);
+  }
+
+  /** {@link #init} with this scaffold's file sink, for a Java starter. */
+  ScaffoldReceipt create(
+      String id, Optional<Path> destination, Optional<String> version, Path workingDir, Mode mode) {
+    return create(id, destination, version, StarterLanguage.JAVA, workingDir, mode);
   }
 
   /** {@link #init} with this scaffold's file sink. */
   ScaffoldReceipt create(
-      String id, Optional<Path> destination, Optional<String> version, Path workingDir, Mode mode) {
+      String id,
+      Optional<Path> destination,
+      Optional<String> version,
+      StarterLanguage language,
+      Path workingDir,
+      Mode mode) {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(destination, "destination");
     Objects.requireNonNull(version, "version");
+    Objects.requireNonNull(language, "language");
     Objects.requireNonNull(workingDir, "workingDir");
     Objects.requireNonNull(mode, "mode");
     ExtensionId extensionId = checkId(id);
     String starterVersion = checkVersion(version.orElse(DEFAULT_VERSION));
     Path target = resolveDestination(extensionId, destination, workingDir);
     checkDestination(target);
-    List<Starter.PackageFile> files = Starter.files(extensionId, starterVersion);
+    List<Starter.PackageFile> files =
+        language == StarterLanguage.PYTHON
+            ? Starter.pythonFiles(extensionId, starterVersion)
+            : Starter.files(extensionId, starterVersion);
     if (mode.executes()) {
       write(target, files);
     }
@@ -118,7 +154,7 @@ public final class Scaffold {
         target,
         Starter.protocol(extensionId),
         files.stream().map(f -> new ScaffoldFile(f.path(), status)).toList(),
-        nextCommands(extensionId, target));
+        nextCommands(extensionId, target, language));
   }
 
   // ---------------------------------------------------------------- validation
@@ -297,9 +333,14 @@ public final class Scaffold {
 
   // ---------------------------------------------------------------- receipt
 
-  private static ScaffoldReceipt.NextCommands nextCommands(ExtensionId id, Path target) {
+  private static ScaffoldReceipt.NextCommands nextCommands(
+      ExtensionId id, Path target, StarterLanguage language) {
+    String build =
+        language == StarterLanguage.PYTHON
+            ? quote(target.resolve(Starter.launcher(id)).toString()) + " --doctor"
+            : "mvn -q -f " + quote(target.resolve("pom.xml").toString()) + " package";
     return new ScaffoldReceipt.NextCommands(
-        "mvn -q -f " + quote(target.resolve("pom.xml").toString()) + " package",
+        build,
         HOST_COMMAND
             + " extension install --manifest "
             + quote(target.resolve("extension.toml").toString())

@@ -99,6 +99,9 @@ final class Starter {
           "with",
           "yield");
 
+  /** The LoopX Python provider kit, copied beside a Python starter's script (kits/python). */
+  static final String PYTHON_KIT = "loopx_provider.py";
+
   private Starter() {}
 
   /**
@@ -209,6 +212,27 @@ final class Starter {
     files.add(render("schemas/response.schema.json", "response.schema.json.tmpl", values, false));
     files.add(render("examples/request.json", "request.json.tmpl", values, false));
     files.add(render("README.md", "README.md.tmpl", values, false));
+    return List.copyOf(files);
+  }
+
+  /** Renders the files of a Python starter in creation order. */
+  static List<PackageFile> pythonFiles(ExtensionId id, String version) {
+    Map<String, String> values = new LinkedHashMap<>();
+    values.put("ID", id.value());
+    values.put("VERSION", version);
+    values.put("PROTOCOL", protocol(id).value());
+    values.put("REQUEST_SCHEMA", requestSchemaVersion(id));
+    values.put("RESPONSE_SCHEMA", responseSchemaVersion(id));
+    List<PackageFile> files = new ArrayList<>();
+    files.add(render("extension.toml", "extension.toml.tmpl", values, false));
+    files.add(render(launcher(id), "python/provider.py.tmpl", values, true));
+    files.add(
+        new PackageFile(
+            "bin/" + PYTHON_KIT, template(PYTHON_KIT).getBytes(StandardCharsets.UTF_8), false));
+    files.add(render("schemas/request.schema.json", "request.schema.json.tmpl", values, false));
+    files.add(render("schemas/response.schema.json", "response.schema.json.tmpl", values, false));
+    files.add(render("examples/request.json", "request.json.tmpl", values, false));
+    files.add(render("README.md", "python/README.md.tmpl", values, false));
     return List.copyOf(files);
   }
 

@@ -56,7 +56,8 @@ public final class DocumentedKeys {
           "enabled",
           "doctor",
           "rollback_available",
-          "target_identity_proven");
+          "target_identity_proven",
+          "warnings");
 
   /** A disable receipt ({@code loopx_extension_operation_v0}). */
   public static final List<String> DISABLE =

@@ -3,6 +3,7 @@ package io.loopx.runtime.lifecycle;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -24,6 +25,9 @@ import tools.jackson.databind.node.ObjectNode;
  * @param targetIdentityProven whether the candidate's runtime identity found now was proven for the
  *     candidate revision before this command ({@code target_identity_proven}): always false on
  *     install; on upgrade true only when the revision is in the history with that identity proven
+ * @param warnings problems that do not stop the operation, one sentence each ({@code warnings};
+ *     additive within v0): an extension with {@code [[implements]]} whose runtime requires none of
+ *     its permissions can never be dispatched
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record ActivationReceipt(
@@ -37,7 +41,8 @@ public record ActivationReceipt(
     Optional<Boolean> enabled,
     DoctorReceipt doctor,
     boolean rollbackAvailable,
-    boolean targetIdentityProven)
+    boolean targetIdentityProven,
+    List<String> warnings)
     implements Receipt {
 
   /** Rejects nulls. */
@@ -49,6 +54,35 @@ public record ActivationReceipt(
     Objects.requireNonNull(previousRevision, "previousRevision");
     Objects.requireNonNull(enabled, "enabled");
     Objects.requireNonNull(doctor, "doctor");
+    warnings = List.copyOf(warnings);
+  }
+
+  /** The receipt without warnings (the constructor of 0.1). */
+  public ActivationReceipt(
+      String operation,
+      boolean dryRun,
+      boolean changed,
+      ExtensionId extensionId,
+      String version,
+      Revision revision,
+      Optional<Revision> previousRevision,
+      Optional<Boolean> enabled,
+      DoctorReceipt doctor,
+      boolean rollbackAvailable,
+      boolean targetIdentityProven) {
+    this(
+        operation,
+        dryRun,
+        changed,
+        extensionId,
+        version,
+        revision,
+        previousRevision,
+        enabled,
+        doctor,
+        rollbackAvailable,
+        targetIdentityProven,
+        List.of());
   }
 
   @Override
@@ -72,6 +106,8 @@ public record ActivationReceipt(
     o.set("doctor", doctor.toJson());
     o.put("rollback_available", rollbackAvailable);
     o.put("target_identity_proven", targetIdentityProven);
+    tools.jackson.databind.node.ArrayNode list = o.putArray("warnings");
+    warnings.forEach(list::add);
     return o;
   }
 }

@@ -58,6 +58,29 @@ final class LifecyclePlanner {
     return List.of(new Target(r.id(), t.manifest(), t.entrypointPath(), Optional.empty(), execute));
   }
 
+  /**
+   * The warnings of an install or upgrade receipt: an extension that implements a capability but
+   * whose runtime requires none of its permissions passes no dispatch's permission contract
+   * (docs/contract/dispatch.md#permission-contract), so it can never be dispatched.
+   */
+  static List<String> warnings(ExtensionManifest m) {
+    if (m.implementations().isEmpty()
+        || m.runtime().map(rt -> !rt.requiredPermissions().isEmpty()).orElse(true)) {
+      return List.of();
+    }
+    return List.of(
+        "extension `"
+            + m.id()
+            + "` implements "
+            + m.implementations().stream()
+                .map(i -> "`" + i.capabilityId().value() + "`")
+                .distinct()
+                .collect(java.util.stream.Collectors.joining(", "))
+            + " but its runtime requires none of its permissions, so no dispatch can pass the"
+            + " permission contract: name the permission an operation needs in both `permissions`"
+            + " and `runtime.required_permissions`");
+  }
+
   static LifecyclePlan<ActivationReceipt> install(
       ActivationState state, Install command, boolean execute, Map<ExtensionId, Observation> obs) {
     ExtensionManifest m = checkInstall(state, command);
@@ -79,7 +102,8 @@ final class LifecyclePlanner {
               Optional.empty(),
               packet,
               false,
-              false),
+              false,
+              warnings(m)),
           List.of());
     }
     if (!packet.ready()) {
@@ -99,7 +123,8 @@ final class LifecyclePlanner {
             Optional.of(true),
             packet,
             false,
-            false),
+            false,
+            warnings(m)),
         List.of(new EntryChange(m.id(), Optional.empty(), Optional.of(record))));
   }
 
@@ -128,7 +153,8 @@ final class LifecyclePlanner {
               Optional.empty(),
               packet,
               true,
-              proven),
+              proven,
+              warnings(m)),
           List.of());
     }
     if (!packet.ready()) {
@@ -148,7 +174,8 @@ final class LifecyclePlanner {
             Optional.of(true),
             packet,
             true,
-            proven),
+            proven,
+            warnings(m)),
         List.of(new EntryChange(m.id(), Optional.of(current), Optional.of(next))));
   }
 

@@ -1,6 +1,7 @@
 package io.loopx.samples.cli;
 
 import io.loopx.scaffold.Scaffold;
+import io.loopx.scaffold.StarterLanguage;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -9,9 +10,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code loopx extension init ID [--destination DIR] [--version X.Y.Z]}: previews (or, with {@code
- * --execute}, writes) a standalone extension starter package. It installs nothing. {@code
- * --version} is the starter's version, so this command has no {@code -V/--version} of its own.
+ * {@code loopx extension init ID [--destination DIR] [--version X.Y.Z] [--language java|python]}:
+ * previews (or, with {@code --execute}, writes) a standalone extension starter package. It installs
+ * nothing. {@code --version} is the starter's version, so this command has no {@code -V/--version}
+ * of its own.
  */
 @Command(
     name = "init",
@@ -36,6 +38,12 @@ final class ExtensionInitCommand extends SessionCommand {
   @Nullable String version;
 
   @Option(
+      names = "--language",
+      paramLabel = "LANG",
+      description = "The provider's language: java (default) or python.")
+  String language = StarterLanguage.JAVA.wireName();
+
+  @Option(
       names = {"-h", "--help"},
       usageHelp = true,
       description = "Show this help message and exit.")
@@ -52,6 +60,7 @@ final class ExtensionInitCommand extends SessionCommand {
             id,
             Optional.ofNullable(destination),
             Optional.ofNullable(version),
+            StarterLanguage.parse(language),
             Path.of("").toAbsolutePath(),
             settings.mode()));
   }

@@ -168,6 +168,51 @@ class ExtensionInitCommandTest {
     assertThat(r.exitCode()).isZero();
     assertThat(r.stdout())
         .startsWith("Usage: loopx extension init")
-        .contains("--destination=DIR", "--version=X.Y.Z", "--execute", "--format=FORMAT");
+        .contains(
+            "--destination=DIR",
+            "--version=X.Y.Z",
+            "--language=LANG",
+            "--execute",
+            "--format=FORMAT");
+  }
+
+  @Test
+  void languagePythonWritesAPythonStarterWithTheKit() {
+    ObjectNode r =
+        cli.json(
+            0,
+            "extension",
+            "init",
+            "loopx-example",
+            "--destination",
+            dest.toString(),
+            "--language",
+            "python",
+            "--execute");
+
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.SCAFFOLD);
+    assertThat(statuses(r)).hasSize(7).containsOnly("created");
+    assertThat(r.get("files").get(2).get("path").stringValue()).isEqualTo("bin/loopx_provider.py");
+    assertThat(r.get("next_commands").get("build").stringValue())
+        .isEqualTo(dest.resolve("bin/loopx-example") + " --doctor");
+    assertThat(Files.isExecutable(dest.resolve("bin/loopx-example"))).isTrue();
+    assertThat(Files.exists(dest.resolve("pom.xml"))).isFalse();
+  }
+
+  @Test
+  void anUnknownLanguageIsScaffoldInvalid() {
+    ObjectNode e =
+        cli.error(
+            "scaffold_invalid",
+            "extension",
+            "init",
+            "loopx-example",
+            "--destination",
+            dest.toString(),
+            "--language",
+            "ruby");
+    assertThat(e.get("error").stringValue())
+        .isEqualTo("invalid extension starter language `ruby`: must be java or python");
+    assertThat(Files.exists(dest.getParent())).isFalse();
   }
 }
