@@ -8,6 +8,8 @@ module io.loopx.samples.cli {
   requires static org.jspecify;
   requires io.loopx.runtime;
   requires io.loopx.scaffold;
+  requires io.loopx.store.postgresql; // --state-jdbc-url: the activation state in PostgreSQL
+  requires org.postgresql.jdbc; // its plain data source (StateDatabase)
   requires info.picocli;
   requires java.logging; // to turn the library's log lines off (LoopxCli)
 

@@ -2,6 +2,7 @@ package io.loopx.store.postgresql;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.state.ActivationStore;
+import io.loopx.store.postgresql.server.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
