@@ -41,6 +41,13 @@ final class Fleet implements AutoCloseable {
     return started;
   }
 
+  /** Starts one host without waiting for it to listen ({@link HostJvm#awaitReady}). */
+  HostJvm launch(Path workDir, long pollMillis) {
+    HostJvm h = HostJvm.start(workDir, "host-" + hosts.size(), url, pollMillis);
+    hosts.add(h);
+    return h;
+  }
+
   @Override
   public void close() throws InterruptedException {
     for (HostJvm h : hosts) {
