@@ -1,7 +1,7 @@
 /**
  * The sample host application {@code loopx}: a picocli command line over the public LoopX API
- * (lifecycle, managed run, catalog, recall and demo commands). It exports nothing; it only uses the
- * exported packages of the library modules, like any other host.
+ * (lifecycle, managed run, catalog, recall, demo and PostgreSQL state commands). It exports
+ * nothing; it only uses the exported packages of the library modules, like any other host.
  */
 @org.jspecify.annotations.NullMarked
 module io.loopx.samples.cli {
