@@ -293,7 +293,10 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
                 + installed
                 + ", not "
                 + Schema.VERSION
-                + " (run PostgresActivationStore.migrate())");
+                + " (run PostgresActivationStore.migrate()"
+                + (installed == 0
+                    ? "; if it ran, grant this role USAGE on the schema of its search_path)"
+                    : ")"));
       }
       Schema.migrate(dataSource, lockTimeout);
     }

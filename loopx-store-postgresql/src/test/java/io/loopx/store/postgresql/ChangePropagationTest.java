@@ -3,6 +3,7 @@ package io.loopx.store.postgresql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.runtime.state.ExtensionRecord;
+import io.loopx.store.postgresql.server.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -23,6 +23,7 @@ import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
+import io.loopx.store.postgresql.server.EmbeddedPostgres;
 import io.loopx.testkit.JimfsRuntimeRoot;
 import io.loopx.testkit.ManifestBuilder;
 import io.loopx.testkit.Manifests;

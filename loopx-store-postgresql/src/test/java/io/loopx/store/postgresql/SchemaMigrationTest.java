@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
+import io.loopx.store.postgresql.server.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -11,6 +11,7 @@ import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
+import io.loopx.store.postgresql.server.EmbeddedPostgres;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -24,6 +24,8 @@ import java.util.Optional;
  * @param temporaryDirectory where {@code demo} creates its fresh runtime root
  * @param stderrTerminal whether file descriptor 2 is a terminal ({@link Terminal#isStderr()}):
  *     text-format progress of long batch work is shown there
+ * @param variables the process environment variables the CLI reads itself: {@code
+ *     LOOPX_STATE_JDBC_URL}, {@code LOOPX_STATE_JDBC_USER} and {@code LOOPX_STATE_JDBC_PASSWORD}
  */
 record CliEnvironment(
     Path userHome,
@@ -31,7 +33,13 @@ record CliEnvironment(
     Map<String, byte[]> bundledManifests,
     Optional<Map<String, String>> providerEnvironment,
     Path temporaryDirectory,
-    boolean stderrTerminal) {
+    boolean stderrTerminal,
+    Map<String, String> variables) {
+
+  /** The process environment variables the CLI reads (the PostgreSQL state). */
+  static final List<String> VARIABLES =
+      List.of(
+          Settings.JDBC_URL_VARIABLE, StateDatabase.USER_VARIABLE, StateDatabase.PASSWORD_VARIABLE);
 
   /** The ids of the extensions the sample host ships; missing ones are skipped. */
   static final List<String> BUNDLED_IDS = List.of("loopx-text-stats", "semantic-preference-local");
@@ -44,6 +52,25 @@ record CliEnvironment(
     bundledManifests.forEach((id, bytes) -> copy.put(id, bytes.clone()));
     bundledManifests = Collections.unmodifiableMap(copy);
     providerEnvironment = providerEnvironment.map(Map::copyOf);
+    variables = Map.copyOf(variables);
+  }
+
+  /** An environment without variables. */
+  CliEnvironment(
+      Path userHome,
+      boolean colour,
+      Map<String, byte[]> bundledManifests,
+      Optional<Map<String, String>> providerEnvironment,
+      Path temporaryDirectory,
+      boolean stderrTerminal) {
+    this(
+        userHome,
+        colour,
+        bundledManifests,
+        providerEnvironment,
+        temporaryDirectory,
+        stderrTerminal,
+        Map.of());
   }
 
   /** An environment whose stderr is not a terminal. */
@@ -86,7 +113,20 @@ record CliEnvironment(
         bundledResources(BUNDLED_IDS),
         Optional.empty(),
         systemTemporaryDirectory(),
-        Terminal.isStderr());
+        Terminal.isStderr(),
+        processVariables());
+  }
+
+  /** Returns the set {@link #VARIABLES} of this process. */
+  private static Map<String, String> processVariables() {
+    Map<String, String> found = new LinkedHashMap<>();
+    for (String name : VARIABLES) {
+      String value = System.getenv(name);
+      if (value != null) {
+        found.put(name, value);
+      }
+    }
+    return found;
   }
 
   /**

@@ -88,21 +88,24 @@ final class CliSession {
    * reports any later error in the format they chose.
    */
   Settings settings(CommandSpec leaf) {
-    Settings settings = Settings.of(leaf, environment.userHome());
+    Settings settings = Settings.of(leaf, environment.userHome(), environment.variables());
     this.format = settings.format();
     return settings;
   }
 
   /**
    * Builds the facade for {@code settings}: the sample catalog, the sample host's domain policy and
-   * the bundled manifests.
+   * the bundled manifests, over the state file or the PostgreSQL state ({@link StateDatabase}).
    */
   Loopx loopx(Settings settings) {
     Loopx.Builder builder =
-        Loopx.builder()
-            .stateFile(settings.stateFile())
-            .builtin(new SampleCatalog())
-            .domainPolicy(new SampleHostPolicy());
+        Loopx.builder().builtin(new SampleCatalog()).domainPolicy(new SampleHostPolicy());
+    if (settings.stateJdbcUrl().isPresent()) {
+      builder.activationStore(
+          StateDatabase.store(settings.stateJdbcUrl().get(), environment.variables()));
+    } else {
+      builder.stateFile(settings.stateFile());
+    }
     environment.bundledManifests().forEach(builder::bundledManifest);
     environment.providerEnvironment().ifPresent(builder::hostEnvironment);
     if (settings.format() == Format.TEXT && environment.stderrTerminal()) {

@@ -48,6 +48,13 @@ final class CommandTree {
       description = "Use the semantic-preference capability through its installed provider.")
   static final class SemanticPreference extends CommandGroup {}
 
+  /** The group {@code loopx state}: the PostgreSQL activation state. */
+  @Command(
+      name = "state",
+      mixinStandardHelpOptions = true,
+      description = "Migrate the PostgreSQL activation state, or import a state.json into it.")
+  static final class State extends CommandGroup {}
+
   /** Reports the library version. */
   static final class VersionProvider implements CommandLine.IVersionProvider {
     @Override
@@ -78,10 +85,15 @@ final class CommandTree {
     CommandLine semanticPreference =
         new CommandLine(new SemanticPreference())
             .addSubcommand(new SemanticPreferenceRecallCommand(session));
+    CommandLine state =
+        new CommandLine(new State())
+            .addSubcommand(new StateMigrateCommand(session))
+            .addSubcommand(new StateImportCommand(session));
     return new CommandLine(new Root())
         .addSubcommand(extension)
         .addSubcommand(capability)
         .addSubcommand(semanticPreference)
+        .addSubcommand(state)
         .addSubcommand(new DemoCommand(session));
   }
 }

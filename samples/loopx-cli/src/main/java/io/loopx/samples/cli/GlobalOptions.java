@@ -22,6 +22,15 @@ final class GlobalOptions {
       description = "State file (overrides --runtime-root); lock at FILE.lock.")
   @Nullable Path stateFile;
 
+  @Option(
+      names = "--state-jdbc-url",
+      paramLabel = "URL",
+      description =
+          "Keep the activation state in PostgreSQL at this JDBC URL (default: the"
+              + " LOOPX_STATE_JDBC_URL variable, else the state file); password from"
+              + " LOOPX_STATE_JDBC_PASSWORD.")
+  @Nullable String stateJdbcUrl;
+
   @Option(names = "--execute", description = "Perform the command (default: preview only).")
   boolean execute;
 

@@ -19,7 +19,8 @@ import picocli.CommandLine;
  * The sample host's command line {@code loopx}: the extension lifecycle ({@code extension install,
  * upgrade, list, doctor, enable, disable, rollback}), the managed run of standalone extensions
  * ({@code extension run}), the capability catalog ({@code capability list, show}), the capability
- * command {@code semantic-preference recall} and {@code demo}, over the public LoopX API.
+ * command {@code semantic-preference recall}, {@code demo} and, for an activation state kept in
+ * PostgreSQL ({@code --state-jdbc-url}), {@code state migrate, import}, over the public LoopX API.
  *
  * <p>Output is UTF-8 whatever the locale. With {@code --format json} stdout carries exactly one
  * JSON object: the result, or on any error (also a command line that does not parse) the packet

@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -13,26 +15,38 @@ import picocli.CommandLine.Model.CommandSpec;
  * The global options of one invocation, merged over the command chain from {@code loopx} down to
  * the command that runs.
  *
- * @param stateFile the activation state file
+ * @param stateFile the activation state file (unused when {@code stateJdbcUrl} is present)
  * @param mode preview or execute
  * @param format the output format
+ * @param stateJdbcUrl the JDBC URL of the PostgreSQL activation state, if the state is there
  */
-record Settings(Path stateFile, Mode mode, Format format) {
+record Settings(Path stateFile, Mode mode, Format format, Optional<String> stateJdbcUrl) {
+  /** The environment variable that names the PostgreSQL state when no option does. */
+  static final String JDBC_URL_VARIABLE = "LOOPX_STATE_JDBC_URL";
 
   /** Rejects nulls. */
   Settings {
     Objects.requireNonNull(stateFile, "stateFile");
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(format, "format");
+    Objects.requireNonNull(stateJdbcUrl, "stateJdbcUrl");
+  }
+
+  /** Settings of a state file. */
+  Settings(Path stateFile, Mode mode, Format format) {
+    this(stateFile, mode, format, Optional.empty());
   }
 
   /**
    * Merges the global options of {@code leaf} and its ancestors: for each option, the value given
    * deepest in the chain wins; {@code --execute} anywhere executes; {@code --state-file} overrides
    * {@code --runtime-root}, whose default is {@code .loopx} under {@code userHome}. Relative paths
-   * are made absolute against the working directory.
+   * are made absolute against the working directory. The PostgreSQL state is {@code
+   * --state-jdbc-url}, else the variable {@value #JDBC_URL_VARIABLE} of {@code variables} unless
+   * {@code --state-file} or {@code --runtime-root} is given; {@code --state-jdbc-url} with {@code
+   * --state-file} is a usage error.
    */
-  static Settings of(CommandSpec leaf, Path userHome) {
+  static Settings of(CommandSpec leaf, Path userHome, Map<String, String> variables) {
     List<GlobalOptions> chain = new ArrayList<>();
     for (@Nullable CommandSpec s = leaf; s != null; s = s.parent()) {
       if (s.userObject() instanceof GlobalOptions.Holder holder) {
@@ -42,22 +56,40 @@ record Settings(Path stateFile, Mode mode, Format format) {
     Collections.reverse(chain); // root first, leaf last
     Path runtimeRoot = userHome.resolve(".loopx");
     @Nullable Path stateFile = null;
+    @Nullable String jdbcUrl = null;
+    boolean fileGiven = false;
     boolean execute = false;
     Format format = Format.TEXT;
     for (GlobalOptions o : chain) {
       if (o.runtimeRoot != null) {
         runtimeRoot = o.runtimeRoot;
+        fileGiven = true;
       }
       if (o.stateFile != null) {
         stateFile = o.stateFile;
+        fileGiven = true;
+      }
+      if (o.stateJdbcUrl != null) {
+        jdbcUrl = o.stateJdbcUrl;
       }
       if (o.format != null) {
         format = o.format;
       }
       execute |= o.execute;
     }
+    if (jdbcUrl != null && stateFile != null) {
+      throw Arguments.usage("--state-jdbc-url and --state-file name two states; give one");
+    }
+    String fromVariable = variables.get(JDBC_URL_VARIABLE);
+    if (jdbcUrl == null && !fileGiven && fromVariable != null && !fromVariable.isEmpty()) {
+      jdbcUrl = fromVariable;
+    }
     Path file =
         stateFile != null ? stateFile : runtimeRoot.resolve("extensions").resolve("state.json");
-    return new Settings(file.toAbsolutePath(), execute ? Mode.EXECUTE : Mode.PREVIEW, format);
+    return new Settings(
+        file.toAbsolutePath(),
+        execute ? Mode.EXECUTE : Mode.PREVIEW,
+        format,
+        Optional.ofNullable(jdbcUrl));
   }
 }

@@ -214,6 +214,9 @@ class UsageTest {
         "capability show",
         "semantic-preference",
         "semantic-preference recall",
+        "state",
+        "state migrate",
+        "state import",
         "demo"
       })
   void helpWorksForEveryCommand(String command) {
@@ -228,7 +231,12 @@ class UsageTest {
       assertThat(r.stderr()).isEmpty();
       assertThat(r.stdout())
           .startsWith("Usage: loopx" + (command.isEmpty() ? "" : " " + command))
-          .contains("--runtime-root=DIR", "--state-file=FILE", "--execute", "--format=FORMAT");
+          .contains(
+              "--runtime-root=DIR",
+              "--state-file=FILE",
+              "--state-jdbc-url=URL",
+              "--execute",
+              "--format=FORMAT");
     }
   }
 

