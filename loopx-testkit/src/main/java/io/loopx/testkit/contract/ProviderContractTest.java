@@ -7,6 +7,9 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
+import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.api.manifest.WorkerSpec;
+import io.loopx.api.provider.ProviderMain;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.runtime.internal.conformance.EnvelopeMutations;
 import io.loopx.runtime.internal.run.RunRequest;
@@ -18,16 +21,22 @@ import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunStatus;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Random;
+import java.util.Set;
 import org.apiguardian.api.API;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -52,7 +61,12 @@ import tools.jackson.databind.node.ObjectNode;
  *       launched directly with the argv and environment LoopX uses, and each single-field mutation
  *       of its envelope (schema version, action, scope widened or changed, extension id, revision,
  *       request digest, a field removed or added, the request changed after binding, the envelope
- *       removed) gets a non-zero exit and {@code "ok": false}.
+ *       removed) gets a non-zero exit and {@code "ok": false};
+ *   <li>{@link #workerKeepsTheFrameProtocol} (providers whose manifest declares {@code
+ *       [runtime.worker]} only): the worker, a real process, writes the handshake, answers each
+ *       framed request with exactly one response frame carrying its id, verifies each request's own
+ *       envelope (a mutated one is answered {@code "ok": false}, the next valid one succeeds), and
+ *       exits 0 at the end of its stdin.
  * </ul>
  *
  * <p>A standalone provider is driven through {@code Loopx.run}; an effectful one through {@code
@@ -292,5 +306,217 @@ public abstract class ProviderContractTest {
           .isEmpty();
     }
     softly.assertAll();
+  }
+
+  // ------------------------------------------------------------------ worker mode
+
+  /** How many valid requests {@link #workerKeepsTheFrameProtocol} sends at once. */
+  private static final int WORKER_BURST = 8;
+
+  /** A request the worker check sends and must see refused. */
+  private record Refusable(String description, ObjectNode request) {}
+
+  /**
+   * For a provider whose manifest declares {@code [runtime.worker]} (docs/contract/worker.md): the
+   * worker, started directly as LoopX starts it (the installed runtime, {@code args} + {@code
+   * runtime.worker.args}, {@code LOOPX_WORKER_PROTOCOL}, the empty sandbox directory), keeps the
+   * frame protocol. Skipped without the table.
+   *
+   * <ul>
+   *   <li>its first line is the handshake, with exactly the keys {@code schema_version} ({@code
+   *       loopx_worker_handshake_v0}), {@code protocol} (the runtime's) and {@code pid} (an
+   *       integer), before any request is sent;
+   *   <li>one frame at a time: the valid request (bound with its own envelope for an effectful
+   *       provider) gets exactly one frame {@code {"id","response"}} with its id and a response
+   *       that is not {@code "ok": false}; then each malformation that LoopX passes on (bound, for
+   *       an effectful provider) and, for an effectful provider, each single-field mutation of the
+   *       envelope, is answered {@code "ok": false}, each followed by the valid request again,
+   *       which must still succeed: the worker verifies every request's own envelope and keeps no
+   *       state between them;
+   *   <li>{@value #WORKER_BURST} valid requests written at once get exactly one response each (any
+   *       order), with their ids;
+   *   <li>at the end of its stdin the worker writes nothing more and exits 0.
+   * </ul>
+   */
+  @Test
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  public void workerKeepsTheFrameProtocol(@TempDir Path sandbox) {
+    ProviderHarness h = harness(sandbox);
+    RuntimeSpec spec = h.runtime();
+    Assumptions.assumeTrue(
+        spec.worker().isPresent(), "the manifest declares no [runtime.worker] table");
+    WorkerSpec worker = spec.worker().get();
+    ObjectNode valid = validRequest();
+    h.install();
+    Optional<EnvelopeBinding> binding = envelopeBinding();
+    ObjectNode bound = binding.map(b -> b.bind(h.id, h.revision(), valid)).orElse(valid);
+    Random random = new Random(seed());
+    List<Refusable> refusable = new ArrayList<>();
+    for (MalformedRequest m : MalformedRequest.values()) {
+      if (!m.rejectedByLoopx()) {
+        ObjectNode bare = StrictJson.parseObject(m.render(valid, random));
+        refusable.add(
+            new Refusable(
+                m + " (framed)", binding.map(b -> b.bind(h.id, h.revision(), bare)).orElse(bare)));
+      }
+    }
+    if (binding.isPresent()) {
+      for (EnvelopeMutations.Mutation m : EnvelopeMutations.of(bound, random)) {
+        refusable.add(new Refusable("envelope mutation \"" + m.description() + "\"", m.request()));
+      }
+    }
+
+    Duration timeout = Duration.ofSeconds(spec.timeoutSeconds());
+    SoftAssertions softly = new SoftAssertions();
+    try (WorkerSession w = WorkerSession.start(h.workerCommand(worker), h.work, timeout)) {
+      checkHandshake(w, spec.protocol().value());
+      int n = 0;
+      ObjectNode first = exchange(w, frameId(n++, random), bound);
+      softly
+          .assertThat(okFalse(first))
+          .as("the valid request, framed, is not refused: %s", first)
+          .isPresent();
+      for (Refusable r : refusable) {
+        ObjectNode response = exchange(w, frameId(n++, random), r.request());
+        softly
+            .assertThat(okFalse(response))
+            .as("%s through the worker: %s", r.description(), response)
+            .isEmpty();
+        ObjectNode again = exchange(w, frameId(n++, random), bound);
+        softly
+            .assertThat(okFalse(again))
+            .as("the valid request right after %s is not refused: %s", r.description(), again)
+            .isPresent();
+      }
+
+      Set<String> sent = new LinkedHashSet<>();
+      for (int i = 0; i < WORKER_BURST; i++) {
+        String id = frameId(n++, random);
+        sent.add(id);
+        w.send(frame(id, bound));
+      }
+      Set<String> answered = new LinkedHashSet<>();
+      for (int i = 0; i < WORKER_BURST; i++) {
+        ObjectNode f = responseFrame(w, "response " + (i + 1) + " of a burst of " + WORKER_BURST);
+        String id = f.get("id").stringValue();
+        assertThat(sent).as("the id of a burst response").contains(id);
+        assertThat(answered.add(id)).as("a second response to the request %s", id).isTrue();
+        softly
+            .assertThat(okFalse((ObjectNode) f.get("response")))
+            .as("burst request %s is not refused: %s", id, f)
+            .isPresent();
+      }
+
+      w.closeStdin();
+      Optional<WorkerSession.Line> extra = w.nextLine("the end of stdout after stdin's end");
+      assertThat(extra.map(WorkerSession.Line::text))
+          .as("the worker's stdout after the last response and stdin's end%s", w.describe())
+          .isEmpty();
+      OptionalInt exit = w.awaitExit();
+      assertThat(exit)
+          .as(
+              "the worker's exit at the end of its stdin (within %d s)%s",
+              timeout.toSeconds(), w.describe())
+          .hasValue(0);
+    }
+    softly.assertAll();
+  }
+
+  private static void checkHandshake(WorkerSession w, String protocol) {
+    WorkerSession.Line line =
+        w.nextLine("the handshake")
+            .orElseThrow(
+                () -> new AssertionError("the worker ended without a handshake" + w.describe()));
+    ObjectNode handshake = parseLine(line, "the handshake", w);
+    List<String> keys = new ArrayList<>();
+    handshake.propertyNames().forEach(keys::add);
+    assertThat(keys)
+        .as("the keys of the handshake %s", line.text())
+        .containsExactlyInAnyOrder("schema_version", "protocol", "pid");
+    assertThat(
+            handshake.get("schema_version").isString()
+                && handshake
+                    .get("schema_version")
+                    .stringValue()
+                    .equals(ProviderMain.WORKER_HANDSHAKE_SCHEMA))
+        .as(
+            "the handshake's schema_version is %s: %s",
+            ProviderMain.WORKER_HANDSHAKE_SCHEMA, line.text())
+        .isTrue();
+    assertThat(
+            handshake.get("protocol").isString()
+                && handshake.get("protocol").stringValue().equals(protocol))
+        .as("the handshake's protocol is the runtime's, %s: %s", protocol, line.text())
+        .isTrue();
+    assertThat(handshake.get("pid").isIntegralNumber())
+        .as("the handshake's pid is an integer: %s", line.text())
+        .isTrue();
+  }
+
+  /** Sends one request frame and returns the response of the one frame that must answer it. */
+  private static ObjectNode exchange(WorkerSession w, String id, ObjectNode request) {
+    w.send(frame(id, request));
+    ObjectNode f = responseFrame(w, "the response to " + id);
+    assertThat(f.get("id").stringValue())
+        .as("the id of the response to the only request in flight")
+        .isEqualTo(id);
+    return (ObjectNode) f.get("response");
+  }
+
+  /** Reads a line that must be a response frame: exactly a string id and an object response. */
+  private static ObjectNode responseFrame(WorkerSession w, String waitingFor) {
+    WorkerSession.Line line =
+        w.nextLine(waitingFor)
+            .orElseThrow(
+                () ->
+                    new AssertionError(
+                        "the worker's stdout ended while waiting for "
+                            + waitingFor
+                            + w.describe()));
+    ObjectNode f = parseLine(line, waitingFor, w);
+    List<String> keys = new ArrayList<>();
+    f.propertyNames().forEach(keys::add);
+    boolean frame =
+        keys.size() == 2
+            && f.get("id") != null
+            && f.get("id").isString()
+            && f.get("response") instanceof ObjectNode;
+    assertThat(frame)
+        .as(
+            "%s is exactly {\"id\":<string>,\"response\":<object>}: %s",
+            waitingFor, WorkerSession.preview(line.text()))
+        .isTrue();
+    return f;
+  }
+
+  private static ObjectNode parseLine(WorkerSession.Line line, String what, WorkerSession w) {
+    if (line.tooLong()) {
+      throw new AssertionError(
+          what + ": a stdout line over the " + ProviderMain.MAX_FRAME_BYTES + "-byte frame cap");
+    }
+    try {
+      return StrictJson.parseObject(line.bytes());
+    } catch (InvalidJsonException e) {
+      throw new AssertionError(
+          what
+              + " is not one JSON object ("
+              + e.getMessage()
+              + "): "
+              + WorkerSession.preview(line.text())
+              + w.describe(),
+          e);
+    }
+  }
+
+  private static byte[] frame(String id, ObjectNode request) {
+    ObjectNode f = JsonNodeFactory.instance.objectNode();
+    f.put("id", id);
+    f.set("request", request);
+    return StrictJson.toCompactBytes(f);
+  }
+
+  /** A fresh id: a counter and random hex, with a character JSON must escape every fifth time. */
+  private static String frameId(int n, Random random) {
+    return (n % 5 == 4 ? "q\"" : "r") + n + "-" + Long.toHexString(random.nextLong());
   }
 }

@@ -8,6 +8,8 @@ import io.loopx.api.Revision;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.Implementation;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.api.manifest.WorkerSpec;
+import io.loopx.api.provider.ProviderMain;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
@@ -24,6 +26,8 @@ import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
+import io.loopx.runtime.process.Containment;
+import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
 import io.loopx.runtime.run.ProviderOutcome;
@@ -79,13 +83,31 @@ final class ProviderHarness {
         Loopx.builder()
             .runtimeRoot(sandbox.resolve("runtime-root"))
             .hostEnvironment(environment)
-            .processLauncher(launcher)
+            // A launcher of the host's own (LoopX's, wrapped) makes every call one-shot, even for a
+            // manifest with [runtime.worker]: the one-shot checks test the one-shot protocol, and
+            // this Loopx, never closed, starts no worker. The worker check starts its own.
+            .processLauncher(oneShot(launcher))
             .domainPolicy(DomainPolicy.allowAll());
     builtins.forEach(builder::builtin);
     this.loopx = builder.build();
     this.manifest = LoadedManifest.load(manifestFile.toAbsolutePath());
     this.id = manifest.manifest().id();
     this.binding = binding;
+  }
+
+  /** {@code launcher} behind a launcher of another type, so that LoopX starts no worker on it. */
+  private static ProcessLauncher oneShot(ProcessLauncher launcher) {
+    return new ProcessLauncher() {
+      @Override
+      public LaunchResult launch(LaunchRequest request) {
+        return launcher.launch(request);
+      }
+
+      @Override
+      public Optional<Containment> containment() {
+        return launcher.containment();
+      }
+    };
   }
 
   /** Creates the sandbox and loads the manifest (no install yet). */
@@ -187,6 +209,32 @@ final class ProviderHarness {
    * timeout; the working directory is the empty sandbox directory.
    */
   LaunchResult direct(List<String> extraArgs, byte[] stdin) {
+    Command command = command(extraArgs);
+    return launcher.launch(
+        LaunchRequestBuilder.of(command.argv())
+            .environment(command.environment())
+            .workingDirectory(work)
+            .stdin(stdin)
+            .timeout(Duration.ofSeconds(runtime().timeoutSeconds()))
+            .build());
+  }
+
+  /** An argv and the environment LoopX would start it with. */
+  record Command(List<String> argv, Map<String, String> environment) {}
+
+  /**
+   * The command LoopX starts a worker of the installed revision with: argv = the command prefix +
+   * the manifest's {@code args} + {@code runtime.worker.args}, the environment of {@link #direct}
+   * plus {@code LOOPX_WORKER_PROTOCOL} set to the runtime's protocol.
+   */
+  Command workerCommand(WorkerSpec worker) {
+    Command command = command(worker.args());
+    Map<String, String> env = new LinkedHashMap<>(command.environment());
+    env.put(ProviderMain.WORKER_PROTOCOL_VARIABLE, runtime().protocol().value());
+    return new Command(command.argv(), Map.copyOf(env));
+  }
+
+  private Command command(List<String> extraArgs) {
     ExtensionRecord record = record();
     RuntimeSpec spec = runtime();
     // One PATH, composed as Loopx.Builder composes it: searched for the identity and given to the
@@ -207,13 +255,7 @@ final class ProviderHarness {
     argv.addAll(extraArgs);
     Map<String, String> env =
         ProviderLaunch.environment(resolved, environment, searchPath, id, record.activeRevision());
-    return launcher.launch(
-        LaunchRequestBuilder.of(argv)
-            .environment(env)
-            .workingDirectory(work)
-            .stdin(stdin)
-            .timeout(Duration.ofSeconds(spec.timeoutSeconds()))
-            .build());
+    return new Command(List.copyOf(argv), env);
   }
 
   RuntimeSpec runtime() {

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.loopx.api.spi.BuiltinContribution;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -226,5 +229,115 @@ class ContractKitFailuresTest {
                     Fixtures.validRequest().without("schema_version"), new Random(1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("schema_version");
+  }
+
+  // ------------------------------------------------------------------ worker mode
+
+  /**
+   * A Python worker that answers every request {@code {"ok":true}}, trusting any envelope, with
+   * {@code flaw} breaking one more rule.
+   */
+  private Path pythonWorker(String id, String flaw) {
+    Path dir = tmp.resolve("pkg");
+    Path manifest =
+        Fixtures.effectful(
+            dir, id, "exec python3 \"$(dirname \"$0\")/worker.py\" \"$@\"\n", "[runtime.worker]\n");
+    try {
+      Files.writeString(
+          dir.resolve("bin/worker.py"),
+          """
+          import json, os, sys
+          FLAW = "%s"
+          if "--doctor" in sys.argv:
+              sys.exit(0)
+          if "--loopx-worker" not in sys.argv:
+              sys.stdin.read()
+              print('{"ok":true}')
+              sys.exit(0)
+          hs = {"schema_version": "loopx_worker_handshake_v0",
+                "protocol": os.environ["LOOPX_WORKER_PROTOCOL"], "pid": os.getpid()}
+          if FLAW == "handshake-key":
+              hs["ready"] = True
+          sys.stdout.write(json.dumps(hs) + "\\n")
+          sys.stdout.flush()
+          for line in sys.stdin:
+              frame = json.loads(line)
+              answer = json.dumps({"id": frame["id"], "response": {"ok": True}}) + "\\n"
+              if FLAW == "stray":
+                  sys.stdout.write("handling " + frame["id"] + "\\n")
+              sys.stdout.write(answer)
+              if FLAW == "twice":
+                  sys.stdout.write(answer)
+              sys.stdout.flush()
+          sys.exit(3 if FLAW == "exit" else 0)
+          """
+              .formatted(flaw),
+          UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return manifest;
+  }
+
+  @Test
+  void aHandshakeWithAnotherKeyFailsTheWorkerCheck() {
+    Kit kit = Kit.effectful(pythonWorker("demo-handshake", "handshake-key"));
+
+    assertThatThrownBy(() -> kit.workerKeepsTheFrameProtocol(tmp.resolve("s")))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("the keys of the handshake")
+        .hasMessageContaining("ready");
+  }
+
+  @Test
+  void aWorkerThatAnswersTwiceFailsTheWorkerCheck() {
+    Kit kit = Kit.effectful(pythonWorker("demo-twice", "twice"));
+
+    assertThatThrownBy(() -> kit.workerKeepsTheFrameProtocol(tmp.resolve("s")))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("the id of the response to the only request in flight");
+  }
+
+  @Test
+  void aWorkerThatWritesStrayLinesFailsTheWorkerCheck() {
+    Kit kit = Kit.effectful(pythonWorker("demo-stray", "stray"));
+
+    assertThatThrownBy(() -> kit.workerKeepsTheFrameProtocol(tmp.resolve("s")))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("is not one JSON object")
+        .hasMessageContaining("handling r0-");
+  }
+
+  @Test
+  void aWorkerThatFailsAtTheEndOfItsStdinFailsTheWorkerCheck() {
+    Kit kit = Kit.effectful(pythonWorker("demo-exit", "exit"));
+
+    assertThatThrownBy(() -> kit.workerKeepsTheFrameProtocol(tmp.resolve("s")))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("the worker's exit at the end of its stdin")
+        .hasMessageContaining("3");
+  }
+
+  @Test
+  void aWorkerThatTrustsEveryEnvelopeFailsOnEveryMutation() {
+    Kit kit = Kit.effectful(pythonWorker("demo-trusting-worker", "none"));
+
+    assertThatThrownBy(() -> kit.workerKeepsTheFrameProtocol(tmp.resolve("s")))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContainingAll(
+            "MISSING_SCHEMA_VERSION (framed) through the worker",
+            "EXTRA_KEY (framed) through the worker",
+            "envelope mutation \"action changed",
+            "envelope mutation \"request changed after binding",
+            "envelope mutation \"envelope removed");
+  }
+
+  @Test
+  void theWorkerCheckIsSkippedWithoutAWorkerTable() {
+    Path manifest = Fixtures.effectful(tmp.resolve("pkg"), "demo-one-shot", ACCEPTS_EVERYTHING);
+
+    assertThatThrownBy(() -> Kit.effectful(manifest).workerKeepsTheFrameProtocol(tmp.resolve("s")))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining("[runtime.worker]");
   }
 }

@@ -11,7 +11,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The kit used as documented, on an effectful provider that verifies its envelope ({@link
  * EnvelopeCheckingProvider}, a child JVM behind a shell launcher, implementing the host capability
- * {@code demo-recall}): all four checks pass, the envelope check included.
+ * {@code demo-recall}, declaring {@code [runtime.worker]}): all five checks pass, the envelope
+ * check and the worker check (ProviderMain's worker mode) included.
  */
 class EffectfulProviderContractTest extends ProviderContractTest {
   @TempDir static Path packages;
@@ -23,7 +24,8 @@ class EffectfulProviderContractTest extends ProviderContractTest {
         Fixtures.effectful(
             packages.resolve("demo-envelope"),
             "demo-envelope",
-            Fixtures.javaMain(EnvelopeCheckingProvider.class));
+            Fixtures.javaMain(EnvelopeCheckingProvider.class),
+            "[runtime.worker]\n");
   }
 
   @Override

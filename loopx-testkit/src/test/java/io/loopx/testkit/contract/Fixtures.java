@@ -94,11 +94,20 @@ final class Fixtures {
    * Writes an effectful package implementing {@code demo-recall} with permission {@code demo.read}.
    */
   static Path effectful(Path dir, String id, String body) {
+    return effectful(dir, id, body, "");
+  }
+
+  /**
+   * Writes an effectful package whose manifest also holds {@code workerTable} (a {@code
+   * [runtime.worker]} table, or empty).
+   */
+  static Path effectful(Path dir, String id, String body, String workerTable) {
     return write(
         dir,
         id,
         body,
-        "[[implements]]\ncapability_id = \""
+        workerTable
+            + "[[implements]]\ncapability_id = \""
             + CAPABILITY
             + "\"\nprotocol = \""
             + PROTOCOL
@@ -106,7 +115,7 @@ final class Fixtures {
   }
 
   private static Path write(Path dir, String id, String body, String tables) {
-    boolean effectful = !tables.isEmpty();
+    boolean effectful = tables.contains("[[implements]]");
     try {
       Path bin = Files.createDirectories(dir.resolve("bin"));
       Path script = bin.resolve("provider");
