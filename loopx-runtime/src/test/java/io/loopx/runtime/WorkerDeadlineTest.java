@@ -146,6 +146,9 @@ class WorkerDeadlineTest {
     assertFailed(receipt, RunFailure.CANCELLED);
     assertThat(gone(marker("leader"))).isTrue();
     assertThat(gone(marker("child"))).isTrue();
+    // The checks after the run still worked on the interrupted thread: the proof stands.
+    assertThat(loopx.activation(WorkerFixture.ID, java.util.Set.of()).extensionId())
+        .isEqualTo(WorkerFixture.ID);
   }
 
   @Test
@@ -184,6 +187,8 @@ class WorkerDeadlineTest {
                 loopx.dispatch(
                     DispatchTest.request(), request("victim", ",\"spawn\":true"), Mode.EXECUTE));
     assertFailed(receipt, RunFailure.CANCELLED);
+    assertThat(loopx.activation(WorkerFixture.ID, java.util.Set.of()).extensionId())
+        .isEqualTo(WorkerFixture.ID);
     long child = marker("seen/victim.child");
     assertThat(gone(worker)).isTrue();
     assertThat(gone(child)).as("grandchild %s", child).isTrue();

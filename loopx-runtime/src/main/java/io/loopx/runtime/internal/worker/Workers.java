@@ -134,7 +134,7 @@ public final class Workers implements AutoCloseable {
                       k,
                       workerSpec,
                       spec.protocol(),
-                      timeout,
+                      manifestTimeout,
                       () -> launcher.startLongLived(launch),
                       stopper,
                       started,
