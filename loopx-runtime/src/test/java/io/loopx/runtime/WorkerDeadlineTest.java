@@ -146,6 +146,9 @@ class WorkerDeadlineTest {
     assertFailed(receipt, RunFailure.CANCELLED);
     assertThat(gone(marker("leader"))).isTrue();
     assertThat(gone(marker("child"))).isTrue();
+    // The checks after the run still worked on the interrupted thread: the proof stands.
+    assertThat(loopx.activation(WorkerFixture.ID, java.util.Set.of()).extensionId())
+        .isEqualTo(WorkerFixture.ID);
   }
 
   @Test
@@ -184,10 +187,51 @@ class WorkerDeadlineTest {
                 loopx.dispatch(
                     DispatchTest.request(), request("victim", ",\"spawn\":true"), Mode.EXECUTE));
     assertFailed(receipt, RunFailure.CANCELLED);
+    assertThat(loopx.activation(WorkerFixture.ID, java.util.Set.of()).extensionId())
+        .isEqualTo(WorkerFixture.ID);
     long child = marker("seen/victim.child");
     assertThat(gone(worker)).isTrue();
     assertThat(gone(child)).as("grandchild %s", child).isTrue();
     assertThat(WorkerFixture.descendants()).isEmpty();
+  }
+
+  @Test
+  void aManagedRunPastItsDeadlineEndsTimeoutOneShotAndOnAWorker() throws Exception {
+    // A standalone package (no permissions, no [[implements]]) around the same Python worker.
+    WorkerFixture.write(dir, "1.0.0", 30, "");
+    for (String table : List.of("", "[runtime.worker]\n")) {
+      Files.writeString(
+          dir.resolve("extension.toml"),
+          "schema_version = \"loopx_extension_manifest_v0\"\n"
+              + "id = \"warm-recall\"\nversion = \"1.0.0\"\n"
+              + "requires_loopx_api = \">=1,<2\"\n"
+              + "[runtime]\nprotocol = \"demo_recall_v0\"\nentrypoint = \"bin/worker\"\n"
+              + "doctor_args = [\"--doctor\"]\ntimeout_seconds = 30\n"
+              + table);
+      Loopx loopx = host.loopx();
+      opened.add(loopx);
+      if (table.isEmpty()) {
+        loopx.install(WorkerFixture.load(dir), Mode.EXECUTE);
+      } else {
+        loopx.upgrade(WorkerFixture.load(dir), Mode.EXECUTE);
+      }
+      String tag = table.isEmpty() ? "oneshot" : "worker";
+      long start = System.nanoTime();
+      io.loopx.runtime.run.RunReceipt receipt =
+          loopx.run(
+              WorkerFixture.ID,
+              request(tag, ",\"sleep\":true,\"hang\":true"),
+              Mode.EXECUTE,
+              DEADLINE);
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+      assertThat(receipt.outcome().status())
+          .as(receipt.toString())
+          .isEqualTo(RunStatus.PROVIDER_FAILED);
+      assertThat(receipt.outcome().failure()).contains(RunFailure.TIMEOUT);
+      assertThat(loopx.workers().orElseThrow().pids(WorkerFixture.ID)).isEmpty();
+      loopx.close();
+      assertThat(WorkerFixture.descendants()).isEmpty();
+    }
   }
 
   @Test

@@ -97,7 +97,7 @@ public record LaunchResult(
       LaunchOutcome outcome, byte[] stdout, byte[] stderr, Duration duration) {
     if (outcome == LaunchOutcome.NOT_STARTED || outcome == LaunchOutcome.EXITED) {
       throw new InvalidValueException(
-          "stop outcome", outcome.name(), "must be TIMED_OUT or an over-limit outcome");
+          "stop outcome", outcome.name(), "must be CANCELLED, TIMED_OUT or an over-limit outcome");
     }
     return new LaunchResult(
         outcome, OptionalInt.empty(), Optional.empty(), stdout, stderr, duration);

@@ -67,7 +67,7 @@ class LaunchResultTest {
   @ParameterizedTest
   @EnumSource(
       value = LaunchOutcome.class,
-      names = {"TIMED_OUT", "STDOUT_OVER_LIMIT", "STDERR_OVER_LIMIT"})
+      names = {"CANCELLED", "TIMED_OUT", "STDOUT_OVER_LIMIT", "STDERR_OVER_LIMIT"})
   void stopOutcomesCarryNeitherCodeNorReason(LaunchOutcome outcome) {
     LaunchResult stopped = LaunchResult.stopped(outcome, new byte[] {1}, new byte[] {2}, D);
 
@@ -113,6 +113,7 @@ class LaunchResultTest {
         .containsExactly(
             LaunchOutcome.NOT_STARTED,
             LaunchOutcome.EXECUTABLE_MISMATCH,
+            LaunchOutcome.CANCELLED,
             LaunchOutcome.TIMED_OUT,
             LaunchOutcome.STDOUT_OVER_LIMIT,
             LaunchOutcome.STDERR_OVER_LIMIT,

@@ -173,12 +173,21 @@ public final class CapabilityDispatch {
     ExecuteTimeCheck.require(store, id, revision, runtime, "dispatch");
     ProviderLaunch.Called called =
         providers.call(runtime, spec, request.extraArgs(), id, revision, launch, deadline);
-    if (called.executableMismatch() || !freshness.unchangedSince(record, runtime)) {
-      providers.retireWorkers(id);
-      ChangedDuringRun.revoke(store, id, runtime.identity().value(), "dispatch");
-      return ChangedDuringRun.outcome();
+    // A cancelled call still gets its checks after the run (file reads and a revoking write would
+    // fail on an interrupted thread); the interrupt status is set again when it returns.
+    boolean interrupted = Thread.interrupted();
+    try {
+      if (called.executableMismatch() || !freshness.unchangedSince(record, runtime)) {
+        providers.retireWorkers(id);
+        ChangedDuringRun.revoke(store, id, runtime.identity().value(), "dispatch");
+        return ChangedDuringRun.outcome();
+      }
+      return called.outcome();
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
-    return called.outcome();
   }
 
   /**

@@ -106,14 +106,23 @@ public final class StandaloneRun {
     ExecuteTimeCheck.require(store, id, manifest.revision(), runtime, "run");
     ProviderLaunch.Called called =
         providers.call(runtime, spec, List.of(), id, manifest.revision(), launch, deadline);
-    if (called.executableMismatch() || !freshness.unchangedSince(record, runtime)) {
-      providers.retireWorkers(id);
-      ChangedDuringRun.revoke(store, id, runtime.identity().value(), "run");
+    // A cancelled run still gets its checks after the run (file reads and a revoking write would
+    // fail on an interrupted thread); the interrupt status is set again when it returns.
+    boolean interrupted = Thread.interrupted();
+    try {
+      if (called.executableMismatch() || !freshness.unchangedSince(record, runtime)) {
+        providers.retireWorkers(id);
+        ChangedDuringRun.revoke(store, id, runtime.identity().value(), "run");
+        return ProviderOutcomes.runExecuted(
+            manifest, request, ChangedDuringRun.outcome(), providers.containment());
+      }
       return ProviderOutcomes.runExecuted(
-          manifest, request, ChangedDuringRun.outcome(), providers.containment());
+          manifest, request, called.outcome(), providers.containment());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
-    return ProviderOutcomes.runExecuted(
-        manifest, request, called.outcome(), providers.containment());
   }
 
   private static String declared(ExtensionManifest manifest) {

@@ -140,7 +140,7 @@ public final class Workers implements AutoCloseable {
                       k,
                       workerSpec,
                       spec.protocol(),
-                      timeout,
+                      manifestTimeout,
                       () -> launcher.startLongLived(launch),
                       stopper,
                       started,
