@@ -48,7 +48,8 @@ final class Worker {
   private final WorkerEvents.Life life;
   private final AtomicBoolean ended = new AtomicBoolean();
   private final AtomicLong served = new AtomicLong();
-  private boolean announced; // guarded by life
+  private final Object reports = new Object();
+  private boolean announced; // guarded by reports
 
   // Guarded by the pool.
   int admitted;
@@ -101,7 +102,7 @@ final class Worker {
       return new Start.Refused(
           new Reply.Failed(RunFailure.WORKER_HANDSHAKE_FAILED), Optional.of(process.stderrTail()));
     }
-    synchronized (life) {
+    synchronized (worker.reports) {
       if (!worker.ended.get()) {
         worker.announced = true;
         life.spawned(process.pid());
@@ -215,7 +216,7 @@ final class Worker {
 
   /** Reports how the worker ended: {@code reason} null for a crash. */
   private void reportEnd(@Nullable WorkerRetireReason reason, OptionalInt exit) {
-    synchronized (life) {
+    synchronized (reports) {
       if (!announced) {
         life.crashed(process.pid(), exit, RunFailure.WORKER_HANDSHAKE_FAILED, served.get());
       } else if (reason == null) {
