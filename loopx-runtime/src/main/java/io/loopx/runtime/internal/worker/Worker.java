@@ -36,7 +36,7 @@ final class Worker {
   private static final byte[] STOP = new byte[0];
 
   /** How long a worker whose stdout ended may take to exit before its exit code is given up. */
-  private static final Duration EXIT_PATIENCE = Duration.ofSeconds(1);
+  private static final Duration EXIT_PATIENCE = Duration.ofSeconds(2);
 
   private final LongLivedProcess process;
   private final Map<String, CompletableFuture<Reply>> inFlight = new ConcurrentHashMap<>();
