@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -113,7 +114,7 @@ class WorkerEventsTest {
   @Test
   void aWorkerIsSpawnedOnTheCallingThreadAndRetiredRecycledThenIdleOnTheStopThread()
       throws IOException {
-    Loopx loopx = installed(10, "[runtime.worker]\nmax_requests = 2\nidle_seconds = 1\n");
+    Loopx loopx = installed(10, "[runtime.worker]\nmax_requests = 2\nidle_seconds = 3\n");
     String caller = Thread.currentThread().getName();
     long first = pid(dispatch(loopx, "a"));
     assertThat(pid(dispatch(loopx, "b"))).isEqualTo(first);
@@ -261,6 +262,26 @@ class WorkerEventsTest {
     assertThat(((WorkerRetired) timeout.event()).reason()).isEqualTo(WorkerRetireReason.TIMEOUT);
     assertThat(timeout.thread()).isEqualTo(caller);
     assertThat(heard(WorkerCrashed.class)).isEmpty();
+  }
+
+  @Test
+  void anInterruptedRequestRetiresItsWorkerCancelledOnThatThread() throws Exception {
+    Loopx loopx = installed(30, "[runtime.worker]\n");
+    WorkerFixture.mode(dir, "hang");
+    AtomicReference<DispatchReceipt> receipt = new AtomicReference<>();
+    Thread caller = new Thread(() -> receipt.set(dispatch(loopx, "victim")), "interrupted-caller");
+    caller.start();
+    WorkerFixture.awaitSeen(dir, "victim");
+    caller.interrupt();
+    caller.join(SAFETY.toMillis());
+    assertThat(caller.isAlive()).isFalse();
+    assertThat(receipt.get().outcome().failure()).contains(RunFailure.CANCELLED);
+    long pid = ((WorkerSpawned) heard(WorkerSpawned.class).get(0).event()).pid();
+    Heard cancelled = awaitOne(WorkerRetired.class, pid);
+    assertThat(((WorkerRetired) cancelled.event()).reason())
+        .isEqualTo(WorkerRetireReason.CANCELLED);
+    assertThat(cancelled.thread()).isEqualTo("interrupted-caller");
+    assertThat(log.at(Level.INFO)).anyMatch(l -> l.contains(" retired (cancelled) after 0 "));
   }
 
   @Test

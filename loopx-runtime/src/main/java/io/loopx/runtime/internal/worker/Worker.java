@@ -36,7 +36,7 @@ final class Worker {
   private static final byte[] STOP = new byte[0];
 
   /** How long a worker whose stdout ended may take to exit before its exit code is given up. */
-  private static final Duration EXIT_PATIENCE = Duration.ofSeconds(1);
+  private static final Duration EXIT_PATIENCE = Duration.ofSeconds(2);
 
   private final LongLivedProcess process;
   private final Map<String, CompletableFuture<Reply>> inFlight = new ConcurrentHashMap<>();
@@ -50,7 +50,8 @@ final class Worker {
   private final WorkerEvents.Life life;
   private final AtomicBoolean ended = new AtomicBoolean();
   private final AtomicLong served = new AtomicLong();
-  private boolean announced; // guarded by life
+  private final Object reports = new Object();
+  private boolean announced; // guarded by reports
 
   // Guarded by the pool.
   int admitted;
@@ -138,7 +139,7 @@ final class Worker {
           };
       return new Start.Refused(new Reply.Failed(failure), Optional.of(process.stderrTail()), why);
     }
-    synchronized (life) {
+    synchronized (worker.reports) {
       if (!worker.ended.get()) {
         worker.announced = true;
         life.spawned(process.pid());
@@ -265,7 +266,7 @@ final class Worker {
 
   /** Reports how the worker ended: {@code reason} null for a crash. */
   private void reportEnd(@Nullable WorkerRetireReason reason, OptionalInt exit) {
-    synchronized (life) {
+    synchronized (reports) {
       if (!announced) {
         life.crashed(process.pid(), exit, RunFailure.WORKER_HANDSHAKE_FAILED, served.get());
       } else if (reason == null) {
