@@ -51,9 +51,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>{@code baselineOneShotDispatch}: the same dispatch through a closed {@code Loopx} (which runs
  * every provider one-shot): a child JVM per call.
  *
- * <p>{@code baselineRawPipeRoundTrip}: the 1 KB request written as one line to an already running Java
- * process ({@link PipeEcho}) that parses it with Jackson and writes it back re-serialised; read
- * back to the line feed. No frame, envelope or governance.
+ * <p>{@code baselineRawPipeRoundTrip}: the 1 KB request written as one line to an already running
+ * Java process ({@link PipeEcho}) that parses it with Jackson and writes it back re-serialised;
+ * read back to the line feed. No frame, envelope or governance.
  *
  * <p>Targets: warm at least 100 times faster than one-shot; warm at most 3 times the raw pipe.
  */
@@ -101,14 +101,15 @@ public class WorkerBenchmark {
 
   /** The request: 20 items of about 40 bytes, 1 KB in all. */
   static byte[] request() {
-    StringBuilder s = new StringBuilder("{\"schema_version\":\"bench_echo_request_v0\",\"items\":[");
+    StringBuilder s =
+        new StringBuilder("{\"schema_version\":\"bench_echo_request_v0\",\"items\":[");
     for (int i = 0; i < 20; i++) {
       s.append(i == 0 ? "" : ",")
           .append("{\"ref\":\"pref-")
           .append(String.format("%03d", i))
           .append("\",\"summary\":\"Green tea at 7.\"}");
     }
-    s.append("],\"note\":\"").append("x".repeat(1024 - s.length() - 3)).append("\"}");
+    s.append("],\"note\":\"").append("x".repeat(1024 - s.length() - 2)).append("\"}");
     return s.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -173,10 +174,7 @@ public class WorkerBenchmark {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     echo =
         new ProcessBuilder(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                PipeEcho.class.getName())
+                java, "-cp", System.getProperty("java.class.path"), PipeEcho.class.getName())
             .redirectError(ProcessBuilder.Redirect.INHERIT)
             .start();
     echoIn = echo.getOutputStream();
