@@ -53,7 +53,9 @@ public final class ResultsTable {
           "EnvelopeBenchmark.baselineSha256", new Target(10.0, false), // issue 14 (issue 7: 3)
           "ProcessRunnerBenchmark.baselineProcessBuilder", new Target(1.15, false),
           "DispatchBenchmark.peerPf4jLookupAndCall", new Target(1.0, true),
-          "BuiltinLookupBenchmark.peerPf4jLookupAndCall", new Target(1.0, true));
+          "BuiltinLookupBenchmark.peerPf4jLookupAndCall", new Target(1.0, true),
+          "WorkerBenchmark.baselineOneShotDispatch", new Target(0.01, false), // issue 15: 100x
+          "WorkerBenchmark.baselineRawPipeRoundTrip", new Target(3.0, false)); // issue 15
 
   private ResultsTable() {}
 
@@ -108,7 +110,7 @@ public final class ResultsTable {
             out.append(
                 String.format(
                     Locale.ROOT,
-                    "| %s | %s | %s | %s | %.2f | %s | %s |%n",
+                    "| %s | %s | %s | %s | " + (ratio < 0.1 ? "%.4f" : "%.2f") + " | %s | %s |%n",
                     className,
                     loopx.get().text(),
                     reference.method(),

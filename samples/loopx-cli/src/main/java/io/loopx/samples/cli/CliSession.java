@@ -95,23 +95,38 @@ final class CliSession {
 
   /**
    * Builds the facade for {@code settings}: the sample catalog, the sample host's domain policy and
-   * the bundled manifests, over the state file or the PostgreSQL state ({@link StateDatabase}).
+   * the bundled manifests, over the state file or the PostgreSQL state ({@link StateDatabase});
+   * closed already, so that it runs every provider one-shot.
    */
   Loopx loopx(Settings settings) {
-    Loopx.Builder builder =
-        Loopx.builder().builtin(new SampleCatalog()).domainPolicy(new SampleHostPolicy());
+    Loopx.Builder builder = builder(environment);
     if (settings.stateJdbcUrl().isPresent()) {
       builder.activationStore(
           StateDatabase.store(settings.stateJdbcUrl().get(), environment.variables()));
     } else {
       builder.stateFile(settings.stateFile());
     }
-    environment.bundledManifests().forEach(builder::bundledManifest);
-    environment.providerEnvironment().ifPresent(builder::hostEnvironment);
     if (settings.format() == Format.TEXT && environment.stderrTerminal()) {
       builder.listener(this::progress);
     }
-    return builder.build();
+    Loopx loopx = builder.build();
+    // One command per process: a warm worker would only add its start to the one call. A Loopx
+    // closed before its first call runs every provider one-shot (docs/contract/worker.md), so a
+    // command's receipts are those of a one-shot run and no worker outlives it.
+    loopx.close();
+    return loopx;
+  }
+
+  /**
+   * A facade builder with the sample catalog, the sample host's domain policy, the bundled
+   * manifests and the provider environment of {@code environment}; no state location yet.
+   */
+  static Loopx.Builder builder(CliEnvironment environment) {
+    Loopx.Builder builder =
+        Loopx.builder().builtin(new SampleCatalog()).domainPolicy(new SampleHostPolicy());
+    environment.bundledManifests().forEach(builder::bundledManifest);
+    environment.providerEnvironment().ifPresent(builder::hostEnvironment);
+    return builder;
   }
 
   /**

@@ -34,12 +34,14 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Steps: preview install → install → list → doctor → run → disable → run refused (exit 2, the
  * error packet is shown) → enable → upgrade to the bundled 1.1.0 manifest → rollback of {@code
  * loopx-text-stats}; then install {@code semantic-preference-local} and recall through {@code
- * semantic-preference}. When a bundled manifest is missing from the build, the step that needs it
- * fails (exit 2) and the walk reports which class-path resource is missing.
+ * semantic-preference}; then the same recall one-shot and through a warm worker of an embedded
+ * {@code Loopx}, timed ({@link WarmRecalls}). When a bundled manifest is missing from the build,
+ * the step that needs it fails (exit 2) and the walk reports which class-path resource is missing.
  *
  * <p>Result {@code loopx_demo_v0}: {@code {ok, schema_version, steps:[{title, command, exit_code,
- * receipt}]}}; {@code command} is the step's command line without the {@code --format json} the
- * walk adds.
+ * receipt}], warm_workers}}; {@code command} is the step's command line without the {@code --format
+ * json} the walk adds; {@code warm_workers} ({@link WarmRecalls#toJson()}) only when every step
+ * exited as expected.
  */
 final class DemoWalk {
   /** The standalone extension the walk manages. */
@@ -79,6 +81,7 @@ final class DemoWalk {
   private final Path root;
   private final List<Step> steps = new ArrayList<>();
   private Optional<String> stop = Optional.empty();
+  private Optional<WarmRecalls> warm = Optional.empty();
 
   /**
    * One step that ran.
@@ -217,6 +220,17 @@ final class DemoWalk {
         "--input-json",
         recall.toString(),
         "--execute");
+    if (walking()) {
+      warm = Optional.of(WarmRecalls.measure(environment, root, RECALL_REQUEST.getBytes(UTF_8)));
+      if (!warm.get().ok()) {
+        stop =
+            Optional.of(
+                "The warm-worker comparison failed: "
+                    + (warm.get().failures().isEmpty()
+                        ? warm.get().processesLeft() + " provider processes left after close()"
+                        : warm.get().failures().get(0)));
+      }
+    }
   }
 
   /** Runs one command line unless an earlier step did not exit as expected. */
@@ -286,7 +300,7 @@ final class DemoWalk {
   }
 
   private boolean ok() {
-    return steps.stream().allMatch(Step::asExpected);
+    return steps.stream().allMatch(Step::asExpected) && warm.map(WarmRecalls::ok).orElse(true);
   }
 
   private CommandOutput output(boolean kept) {
@@ -301,6 +315,8 @@ final class DemoWalk {
       entry.put("exit_code", s.exitCode());
       entry.set("receipt", s.receipt());
     }
+    warm.ifPresent(w -> json.set("warm_workers", w.toJson()));
+    Optional<WarmRecalls> shownWarm = warm;
     List<Step> shown = List.copyOf(steps);
     boolean ok = ok();
     @Nullable String hint = stop.orElse(null);
@@ -330,9 +346,13 @@ final class DemoWalk {
                 .lines()
                 .forEach(l -> text.append("  ").append(l).append('\n'));
           }
+          shownWarm.ifPresent(w -> text.append('\n').append(w.text(style)));
           text.append('\n');
           if (ok) {
             text.append(style.status("ok")).append(": every step exited as expected.\n");
+          } else if (shown.stream().allMatch(Step::asExpected)) {
+            text.append(style.error("Demo failed")).append(": ");
+            text.append(SafeText.escaped(hint == null ? "see above" : hint)).append('\n');
           } else {
             Step last = shown.get(shown.size() - 1);
             text.append(style.error("Demo stopped"))

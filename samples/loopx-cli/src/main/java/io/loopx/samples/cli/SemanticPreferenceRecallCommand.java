@@ -53,20 +53,24 @@ final class SemanticPreferenceRecallCommand extends SessionCommand {
     super(session);
   }
 
+  /** The dispatch of a recall: capability, protocol, action, scope and permission, no arguments. */
+  static DispatchRequest request(Optional<ProviderId> provider) {
+    return new DispatchRequest(
+        SampleCatalog.SEMANTIC_PREFERENCE,
+        PROTOCOL,
+        SampleHostPolicy.RECALL,
+        SampleHostPolicy.recallScope(),
+        READ,
+        provider,
+        List.of());
+  }
+
   @Override
   CommandOutput run(Settings settings) {
     String named = extensionId;
     Optional<ProviderId> provider =
         named == null ? Optional.empty() : Optional.of(ProviderId.of(Arguments.extensionId(named)));
-    DispatchRequest request =
-        new DispatchRequest(
-            SampleCatalog.SEMANTIC_PREFERENCE,
-            PROTOCOL,
-            SampleHostPolicy.RECALL,
-            SampleHostPolicy.recallScope(),
-            READ,
-            provider,
-            List.of());
+    DispatchRequest request = request(provider);
     Loopx loopx = session.loopx(settings);
     try (InputStream body = input.open(session)) {
       return Views.invocation(loopx.dispatch(request, body, settings.mode()));

@@ -209,6 +209,12 @@ class CliJarIT {
     assertThat(recall.get("status").stringValue()).isEqualTo("succeeded");
     assertThat(recall.get("extension_id").stringValue()).isEqualTo("semantic-preference-local");
     assertThat(recall.get("provider_result").get("items").isArray()).isTrue();
+    // the warm part: the bundled manifest declares [runtime.worker]; the embedded Loopx's worker
+    // answers every warm recall, and close() leaves no provider process
+    JsonNode warm = demo.get("warm_workers");
+    assertThat(warm.get("failures").size()).as("%s", warm).isZero();
+    assertThat(warm.get("worker_answered").intValue()).isEqualTo(warm.get("recalls").intValue());
+    assertThat(warm.get("processes_left").intValue()).isZero();
   }
 
   @Test

@@ -48,6 +48,16 @@ class DemoWalkTest {
         """
         #!/bin/sh
         [ "$1" = "--doctor" ] && exit 0
+        if [ "$1" = "--loopx-worker" ]; then
+          echo "{\\"schema_version\\":\\"loopx_worker_handshake_v0\\",\\"protocol\\":\\"$LOOPX_WORKER_PROTOCOL\\",\\"pid\\":$$}"
+          while IFS= read -r line; do
+            id=$(printf '%s\\n' "$line" | sed 's/^{"id":"\\([^"]*\\)".*/\\1/')
+            echo "{\\"id\\":\\"$id\\",\\"response\\":{\\"ok\\":true,\
+        \\"schema_version\\":\\"semantic_preference_provider_response_v0\\",\
+        \\"items\\":[{\\"preference_ref\\":\\"pref-007\\",\\"summary\\":\\"Green tea.\\"}]}}"
+          done
+          exit 0
+        fi
         cat > /dev/null
         echo '{"ok":true,"schema_version":"semantic_preference_provider_response_v0",\
         "items":[{"preference_ref":"pref-007","summary":"Green tea in the morning."}]}'
@@ -66,6 +76,8 @@ class DemoWalkTest {
         doctor_args = ["--doctor"]
         required_permissions = ["semantic_preference.read"]
         timeout_seconds = 10
+
+        [runtime.worker]
 
         [[implements]]
         capability_id = "semantic-preference"
@@ -157,8 +169,47 @@ class DemoWalkTest {
         .startsWith("loopx semantic-preference recall --input-json " + root)
         .endsWith(" --execute --runtime-root " + root);
 
+    JsonNode warm = json.get("warm_workers");
+    assertThat(DocumentedKeys.of(warm)).containsExactlyElementsOf(Keys.DEMO_WARM);
+    assertThat(warm.get("recalls").intValue()).isEqualTo(WarmRecalls.RECALLS);
+    assertThat(warm.get("one_shot_ms").size()).isEqualTo(WarmRecalls.RECALLS);
+    assertThat(warm.get("worker_ms").size()).isEqualTo(WarmRecalls.RECALLS);
+    assertThat(warm.get("worker_answered").intValue())
+        .as("every recall of the warm facade was answered by a worker")
+        .isEqualTo(WarmRecalls.RECALLS);
+    assertThat(warm.get("failures").size()).isZero();
+    assertThat(warm.get("processes_left").intValue()).isZero();
+
     assertThat(children(temporary)).as("the runtime root is deleted").isEmpty();
     assertThat(home).doesNotExist();
+  }
+
+  @Test
+  void theTextShowsBothTimingsAndNoWorkerIsLeft() throws IOException {
+    Map<String, byte[]> bundled = textStatsOnly();
+    bundled.put(DemoWalk.SEMANTIC_PREFERENCE_LOCAL, semanticFixture());
+    List<Long> before = liveDescendants();
+
+    Cli.Result r = demo(bundled, "demo");
+
+    assertThat(r.exitCode()).as(r.stdout()).isZero();
+    assertThat(r.stdout())
+        .contains("Warm workers: the same recall one-shot and through a warm worker")
+        .containsPattern("(?m)^  one-shot \\(a process per call\\): ([0-9.]+, ){4}[0-9.]+ ms$")
+        .containsPattern(
+            "(?m)^  warm worker \\(the first call starts it\\): ([0-9.]+, ){4}[0-9.]+ ms$")
+        .containsPattern("(?m)^  median one-shot [0-9.]+ ms, median warm call [0-9.]+ ms")
+        .contains("answered by a worker: 5 of 5; provider processes left after close(): 0")
+        .contains("ok: every step exited as expected.");
+    assertThat(liveDescendants()).as("processes of this JVM after the demo").isSubsetOf(before);
+  }
+
+  static List<Long> liveDescendants() {
+    return ProcessHandle.current()
+        .descendants()
+        .filter(ProcessHandle::isAlive)
+        .map(ProcessHandle::pid)
+        .toList();
   }
 
   @Test

@@ -21,7 +21,11 @@ final class Keys {
 
   static final List<String> VALIDATION_ENTRY = List.of("source", "revision", "manifest");
 
-  static final List<String> DEMO = List.of("ok", "schema_version", "steps");
+  static final List<String> DEMO = List.of("ok", "schema_version", "steps", "warm_workers");
+
+  static final List<String> DEMO_WARM =
+      List.of(
+          "recalls", "one_shot_ms", "worker_ms", "worker_answered", "failures", "processes_left");
 
   static final List<String> DEMO_STEP = List.of("title", "command", "exit_code", "receipt");
 }
