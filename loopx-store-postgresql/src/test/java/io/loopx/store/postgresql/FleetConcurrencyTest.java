@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FleetConcurrencyTest {
   static final int HOSTS = Integer.getInteger("loopx.reliability.fleetHosts", 4);
-  static final int OPS = Integer.getInteger("loopx.reliability.fleetOpsPerHost", 12);
+  static final int OPS = Integer.getInteger("loopx.reliability.fleetOpsPerHost", 8);
 
   @TempDir Path tmp;
 

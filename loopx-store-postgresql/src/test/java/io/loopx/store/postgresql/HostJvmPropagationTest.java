@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HostJvmPropagationTest {
   static final int HOSTS = 4;
-  static final int COMMITS = Integer.getInteger("loopx.reliability.propagationCommits", 40);
+  static final int COMMITS = Integer.getInteger("loopx.reliability.propagationCommits", 30);
 
   @TempDir Path tmp;
 
