@@ -12,12 +12,17 @@ import io.loopx.api.KindToken;
 import io.loopx.api.LoopxException;
 import io.loopx.api.Permission;
 import io.loopx.api.ProtocolId;
+import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.ProvidedCapability;
 import io.loopx.api.manifest.Visibility;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.api.spi.RegistrationContext;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
+import io.loopx.runtime.conformance.CheckStatus;
+import io.loopx.runtime.conformance.ConformanceCheck;
+import io.loopx.runtime.conformance.ConformanceReceipt;
+import io.loopx.runtime.conformance.ProviderConformance;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
@@ -42,7 +47,7 @@ import tools.jackson.databind.node.ObjectNode;
  * using {@code kits/python/loopx_provider.py}) with the real runtime and real {@code python3}
  * processes: install (doctor probe), doctor, governed dispatch with a verified execution envelope,
  * the provider's own refusals (unknown request key, scope it does not expect), disable, and
- * dispatch refused.
+ * dispatch refused; and {@code extension verify}'s conformance checks, one-shot and as a worker.
  */
 class PythonEchoEndToEndTest {
   static final ExtensionId ID = ExtensionId.of("python-echo");
@@ -199,5 +204,43 @@ class PythonEchoEndToEndTest {
     assertThat(refused.outcome().status()).isEqualTo(RunStatus.PROVIDER_FAILED);
     assertThat(refused.outcome().providerResult().orElseThrow().get("error").stringValue())
         .isEqualTo("execution envelope scope does not match the operation");
+  }
+
+  @Test
+  void theConformanceCheckPassesOneShotAndAsAWorker(@TempDir Path pkg) throws IOException {
+    Files.createDirectories(pkg.resolve("bin"));
+    Files.copy(Path.of("bin", "provider"), pkg.resolve("bin/provider"));
+    Files.copy(Path.of("bin", "loopx_provider.py"), pkg.resolve("bin/loopx_provider.py"));
+    Files.writeString(
+        pkg.resolve("extension.toml"),
+        Files.readString(Path.of("extension.toml")) + "\n[runtime.worker]\n");
+    ObjectNode example =
+        StrictJson.parseObject(Files.readAllBytes(Path.of("examples/request.json")));
+
+    for (Path manifest : List.of(Path.of("extension.toml"), pkg.resolve("extension.toml"))) {
+      ConformanceReceipt receipt =
+          ProviderConformance.builder(LoadedManifest.load(manifest), example)
+              .binding(ACTION, request("echo").scope())
+              .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
+              .build()
+              .verify();
+
+      assertThat(receipt.ok()).as("%s", receipt.toJson()).isTrue();
+      List<String> skipped =
+          receipt.checks().stream()
+              .filter(c -> c.status() == CheckStatus.SKIPPED)
+              .map(ConformanceCheck::id)
+              .toList();
+      if (manifest.startsWith(pkg)) {
+        assertThat(skipped).containsExactly("effect_marker_absent");
+      } else {
+        assertThat(skipped)
+            .containsExactly(
+                "effect_marker_absent",
+                "worker_handshake",
+                "worker_one_response_per_request",
+                "worker_exits_on_eof");
+      }
+    }
   }
 }
