@@ -30,10 +30,10 @@ import tools.jackson.databind.node.ObjectNode;
  * capability with the binding {@code loopx semantic-preference recall} uses ({@link
  * Fixtures#BINDING}: action, scope and permission; the kit adds the extension, its revision and the
  * request digest), and checks the doctor, the refusal of every malformed request, the answer to
- * {@code examples/request.json}, the refusal of every single-field mutation of the envelope,
- * which the provider re-verifies, and, since the manifest declares {@code [runtime.worker]}, the
- * worker protocol of {@code ProviderMain}'s worker mode on a real process (handshake, one response
- * frame per request, each request's own envelope verified, exit 0 at the end of stdin).
+ * {@code examples/request.json}, the refusal of every single-field mutation of the envelope, which
+ * the provider re-verifies, and, since the manifest declares {@code [runtime.worker]}, the worker
+ * protocol of {@code ProviderMain}'s worker mode on a real process (handshake, one response frame
+ * per request, each request's own envelope verified, exit 0 at the end of stdin).
  *
  * <p>Every inherited check must run: the watcher below records each skipped one and {@link
  * #noCheckOfTheKitWasSkipped()} fails the class if there was any.
