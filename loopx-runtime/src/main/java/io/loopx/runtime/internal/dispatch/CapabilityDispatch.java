@@ -177,7 +177,8 @@ public final class CapabilityDispatch {
     // fail on an interrupted thread); the interrupt status is set again when it returns.
     boolean interrupted = Thread.interrupted();
     try {
-      if (called.executableMismatch() || !freshness.unchangedSince(record, runtime)) {
+      if (called.executableMismatch()
+          || !freshness.unchangedSince(record, runtime, called.warm())) {
         providers.retireWorkers(id);
         ChangedDuringRun.revoke(store, id, runtime.identity().value(), "dispatch");
         return ChangedDuringRun.outcome();

@@ -57,13 +57,20 @@ public final class Freshness {
    * Returns whether the active runtime of {@code record}, resolved again now from its saved
    * location, is still {@code before}: same identity, launcher path and file stamps (inode, size,
    * modification and change time). Checked after every provider run (docs/threat-model.md, P2).
+   *
+   * <p>After a one-shot run every file is hashed again ({@code stampsOnly} false): what ran is
+   * compared with bytes read again. After a warm worker's response ({@code stampsOnly} true) the
+   * files go through the identity cache: a file whose {@code stat} (inode, size, modification and
+   * change time, with the cache's racy-window rule) is unchanged is not hashed again, so a warm
+   * request does not pay a hash of the whole runtime. Any write changes the change time, so a
+   * changed file is still hashed and compared; what the worker process executes was checked when it
+   * started.
    */
-  public boolean unchangedSince(ExtensionRecord record, RuntimeResolution.Resolved before) {
+  public boolean unchangedSince(
+      ExtensionRecord record, RuntimeResolution.Resolved before, boolean stampsOnly) {
     var runtime = record.active().manifest().runtime().orElseThrow();
-    // Never from the identity cache: what ran is compared with bytes read again.
     return before.unchangedSince(
-        resolver
-            .uncached()
+        (stampsOnly ? resolver : resolver.uncached())
             .resolveSaved(
                 runtime.launchTarget(), record.active().entrypointPath().map(fileSystem::getPath)));
   }

@@ -78,8 +78,9 @@ public final class ProviderLaunch {
    *
    * @param outcome the classified outcome
    * @param executableMismatch whether the process executed other bytes than the hashed file
+   * @param warm whether a warm worker answered (its runtime was started before this call)
    */
-  public record Called(ProviderOutcome outcome, boolean executableMismatch) {}
+  public record Called(ProviderOutcome outcome, boolean executableMismatch, boolean warm) {}
 
   /**
    * Runs a prepared call whose governance checks (the execute-time check included) have passed: on
@@ -105,7 +106,7 @@ public final class ProviderLaunch {
               .call(
                   id, revision, runtime.identity().value(), spec, start, oneShot.stdin(), deadline);
       if (outcome.isPresent()) {
-        return new Called(outcome.get().outcome(), outcome.get().executableMismatch());
+        return new Called(outcome.get().outcome(), outcome.get().executableMismatch(), true);
       }
     }
     Duration timeout = deadline.cap(oneShot.timeout());
@@ -113,12 +114,15 @@ public final class ProviderLaunch {
       return new Called(
           ProviderOutcomes.classify(
               LaunchResult.stopped(LaunchOutcome.TIMED_OUT, new byte[0], new byte[0], timeout)),
+          false,
           false);
     }
     LaunchResult result =
         launch(timeout.equals(oneShot.timeout()) ? oneShot : retimed(oneShot, timeout));
     return new Called(
-        ProviderOutcomes.classify(result), result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH);
+        ProviderOutcomes.classify(result),
+        result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH,
+        false);
   }
 
   private static LaunchRequest retimed(LaunchRequest request, Duration timeout) {
