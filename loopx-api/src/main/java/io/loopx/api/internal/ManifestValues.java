@@ -160,6 +160,33 @@ public final class ManifestValues {
     return value.indexOf('\0') >= 0 ? Optional.of("must not contain NUL") : Optional.empty();
   }
 
+  /** The longest {@code java_class_path} entry, in characters (code points). */
+  public static final int MAX_CLASS_PATH_ENTRY_LENGTH = 1024;
+
+  /**
+   * The rule of one {@code java_class_path} entry (already trimmed, non-empty manifest text): at
+   * most {@value #MAX_CLASS_PATH_ENTRY_LENGTH} characters, relative (not starting with {@code /}),
+   * without {@code :} (the class path separator, which would split it) and without {@code *} (the
+   * JVM expands {@code dir/*} to the jars of a directory, which would not be identified).
+   */
+  public static Optional<String> classPathEntry(String value) {
+    int length = value.codePointCount(0, value.length());
+    if (length > MAX_CLASS_PATH_ENTRY_LENGTH) {
+      return Optional.of(
+          "must be at most " + MAX_CLASS_PATH_ENTRY_LENGTH + " characters, got " + length);
+    }
+    if (value.startsWith("/")) {
+      return Optional.of("must be a path relative to the manifest's directory");
+    }
+    if (value.indexOf(':') >= 0) {
+      return Optional.of("must not contain `:` (the class path separator)");
+    }
+    if (value.indexOf('*') >= 0) {
+      return Optional.of("must not contain `*` (the JVM would expand it)");
+    }
+    return Optional.empty();
+  }
+
   /** The rule that the runtime requires only declared permissions. */
   public static Optional<String> undeclaredPermissions(
       List<Permission> required, List<Permission> declared) {

@@ -89,6 +89,23 @@ final class Checks {
     return copy;
   }
 
+  /**
+   * A {@code java_class_path}: at most {@link LaunchTarget.JavaMain#MAX_CLASS_PATH_ENTRIES}
+   * distinct entries, each a {@link #text} string that passes {@link
+   * ManifestValues#classPathEntry}.
+   */
+  static List<String> classPath(String key, List<String> values) {
+    List<String> copy = unique(key, values);
+    if (copy.size() > LaunchTarget.JavaMain.MAX_CLASS_PATH_ENTRIES) {
+      throw new InvalidValueException(
+          key,
+          Integer.toString(copy.size()),
+          "must hold at most " + LaunchTarget.JavaMain.MAX_CLASS_PATH_ENTRIES + " paths");
+    }
+    copy.forEach(v -> rule(key, text(key, v), ManifestValues.classPathEntry(v)));
+    return copy;
+  }
+
   static <T> List<T> unique(String key, List<T> values) {
     List<T> copy = List.copyOf(values);
     Set<T> seen = new HashSet<>();

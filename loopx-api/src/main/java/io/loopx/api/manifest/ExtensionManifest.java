@@ -126,6 +126,11 @@ public record ExtensionManifest(
       ObjectNode r = root.putObject("runtime");
       r.put("protocol", rt.protocol().value());
       r.put(rt.launchTarget().manifestKey(), rt.launchTarget().value());
+      if (rt.launchTarget() instanceof LaunchTarget.JavaMain javaMain
+          && !javaMain.usesHostCodePath()) {
+        ArrayNode classPath = r.putArray("java_class_path");
+        javaMain.classPath().forEach(classPath::add);
+      }
       ArrayNode args = r.putArray("args");
       rt.args().forEach(args::add);
       ArrayNode doctorArgs = r.putArray("doctor_args");

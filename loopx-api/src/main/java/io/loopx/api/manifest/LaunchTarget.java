@@ -1,12 +1,13 @@
 package io.loopx.api.manifest;
 
+import java.util.List;
 import java.util.Objects;
 import org.apiguardian.api.API;
 
 /**
  * The one launch target of an extension runtime: an {@link Executable} found by path or on PATH, or
- * a {@link JavaMain} class started as a child JVM of the host's own {@code java} with the host's
- * class path.
+ * a {@link JavaMain} class started as a child JVM of the host's own {@code java}, with the host's
+ * class path or with its own {@code java_class_path}.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public sealed interface LaunchTarget {
@@ -49,13 +50,33 @@ public sealed interface LaunchTarget {
   /**
    * A fully-qualified Java class with a {@code main} method, started as a child process.
    *
+   * <p>Without a class path the child gets the host's code path (its module path entries, then its
+   * class path entries). With one ({@code runtime.java_class_path}) exactly those jars and class
+   * directories, resolved against the manifest's directory, form the child's class path, and every
+   * one of them is part of the runtime identity (docs/contract/manifest.md#launch-target).
+   *
    * @param className the binary class name, e.g. {@code io.loopx.samples.textstats.Main}
+   * @param classPath the declared {@code java_class_path}: empty for the host's code path, else 1..
+   *     {@value #MAX_CLASS_PATH_ENTRIES} distinct paths relative to the manifest's directory
    */
-  record JavaMain(String className) implements LaunchTarget {
-    /** Validates the class name grammar. */
+  record JavaMain(
+      String className,
+      @API(status = API.Status.EXPERIMENTAL, since = "0.3") List<String> classPath)
+      implements LaunchTarget {
+    /** The most {@code java_class_path} entries a runtime may declare. */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+    public static final int MAX_CLASS_PATH_ENTRIES = 64;
+
+    /** Validates the class name grammar and the class path entries; copies the class path. */
     public JavaMain {
       Objects.requireNonNull(className, "className");
       Checks.javaClassName("runtime.java_main", className);
+      classPath = Checks.classPath("runtime.java_class_path", classPath);
+    }
+
+    /** Creates a target started with the host's code path (no {@code java_class_path}). */
+    public JavaMain(String className) {
+      this(className, List.of());
     }
 
     @Override
@@ -66,6 +87,12 @@ public sealed interface LaunchTarget {
     @Override
     public String value() {
       return className;
+    }
+
+    /** Returns whether the child gets the host's code path (no {@code java_class_path}). */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+    public boolean usesHostCodePath() {
+      return classPath.isEmpty();
     }
   }
 }

@@ -12,6 +12,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
@@ -54,6 +57,63 @@ final class CodeSources {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Returns {@code entry} as a code source: a class directory or a regular file (a jar), links
+   * followed; empty when it is neither or does not exist.
+   */
+  static Optional<CodeSource> at(Path entry) {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(entry, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw FileScan.ioFailed(entry, e);
+    }
+    if (attributes.isDirectory()) {
+      return Optional.of(new CodeSource(entry, false));
+    }
+    return attributes.isRegularFile() ? Optional.of(new CodeSource(entry, true)) : Optional.empty();
+  }
+
+  /**
+   * Returns whether the jar's manifest has a non-blank {@code Class-Path} attribute, which makes
+   * the JVM load more jars than the class path names. A file that is not a zip, or has no manifest,
+   * names none.
+   */
+  static boolean declaresClassPath(Path jar) {
+    try {
+      Optional<Manifest> manifest;
+      if (jar.getFileSystem() == FileSystems.getDefault()) {
+        try (JarFile file = new JarFile(jar.toFile(), false)) {
+          manifest = Optional.ofNullable(file.getManifest());
+        }
+      } else {
+        manifest = manifestOf(jar);
+      }
+      String classPath =
+          manifest.map(m -> m.getMainAttributes().getValue(Attributes.Name.CLASS_PATH)).orElse("");
+      return !classPath.isBlank();
+    } catch (ZipException | NoSuchFileException e) {
+      return false;
+    } catch (IOException e) {
+      throw FileScan.ioFailed(jar, e);
+    }
+  }
+
+  private static Optional<Manifest> manifestOf(Path jar) throws IOException {
+    try (InputStream in = Files.newInputStream(jar);
+        ZipInputStream zip = new ZipInputStream(in)) {
+      ZipEntry entry;
+      while ((entry = zip.getNextEntry()) != null) {
+        if (entry.getName().equalsIgnoreCase(JarFile.MANIFEST_NAME)) {
+          return Optional.of(new Manifest(zip));
+        }
+      }
+      return Optional.empty();
+    }
   }
 
   /**

@@ -2,8 +2,10 @@ package io.loopx.runtime.internal.identity;
 
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.json.CanonicalJson;
+import java.util.List;
 import java.util.Objects;
 import org.apiguardian.api.API;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -51,6 +53,19 @@ import tools.jackson.databind.node.ObjectNode;
  * with one member per regular file below the directory (relative paths joined with {@code /}; links
  * to files followed, links to directories not descended), so changing, adding or removing any file
  * in the directory changes the identity.
+ *
+ * <p><b>Java main class with its own class path</b> ({@code java_main} with {@code
+ * java_class_path}):
+ *
+ * <pre>{@code
+ * {"schema_version":"loopx_runtime_identity_v1","kind":"java_class_path",
+ *  "java":HEX64,"class_name":"com.example.Main",
+ *  "class_path":[{"kind":"jar"|"class_directory","code_source":HEX64}, ...]}
+ * }</pre>
+ *
+ * with one element per declared entry, in order, each identified like the {@code code_source}
+ * above: every jar and class directory the child can load from is covered, not only the one that
+ * holds the class.
  *
  * <p>Immutable value.
  *
@@ -112,6 +127,26 @@ public record RuntimeIdentity(String value) implements Comparable<RuntimeIdentit
     node.put("class_name", className);
     node.put("code_source_kind", codeSourceKind);
     node.put("code_source", codeSource);
+    return node;
+  }
+
+  /** Returns one {@code class_path} element: a code source's kind and identity. */
+  static ObjectNode codeSource(String kind, String identity) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("kind", kind);
+    node.put("code_source", identity);
+    return node;
+  }
+
+  static ObjectNode javaClassPathRecord(
+      String javaDigest, String className, List<ObjectNode> classPath) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("schema_version", SCHEMA_VERSION);
+    node.put("kind", "java_class_path");
+    node.put("java", javaDigest);
+    node.put("class_name", className);
+    ArrayNode entries = node.putArray("class_path");
+    classPath.forEach(entries::add);
     return node;
   }
 

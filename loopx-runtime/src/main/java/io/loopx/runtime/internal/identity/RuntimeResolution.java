@@ -26,20 +26,21 @@ public sealed interface RuntimeResolution {
    * where {@code codePath} joins the {@linkplain RuntimeEnvironment#codePath() code path} with
    * {@link java.io.File#pathSeparator} — a host that runs on the module path puts its module path
    * entries on the child's class path, ahead of its class path entries, so the child loads the
-   * class from the code source that was identified.
+   * class from the code source that was identified — or joins the absolute {@code java_class_path}
+   * entries.
    *
-   * @param launcherPath the absolute launcher path as found (symbolic links not resolved); empty
-   *     for {@code java_main}. This is what install saves as the revision's {@code
-   *     entrypoint_path}.
+   * @param savedPath what install saves as the revision's {@code entrypoint_path}: the absolute
+   *     launcher path as found (symbolic links not resolved) for an executable, the absolute
+   *     manifest directory for a {@code java_class_path}, else empty
    * @param commandPrefix the resolved argv prefix, never empty
    * @param identity the runtime identity
    * @param identityRecord the canonical JSON text whose SHA-256 is {@code identity}
    * @param stamps the {@link FileStamp}s of the hashed files (launcher and interpreter; {@code
-   *     java} and a code-source jar), each taken right before the file was hashed; compared again
+   *     java} and the code sources), each taken right before the file was hashed; compared again
    *     after a run ({@link #unchangedSince})
    */
   record Resolved(
-      Optional<Path> launcherPath,
+      Optional<Path> savedPath,
       List<String> commandPrefix,
       RuntimeIdentity identity,
       String identityRecord,
@@ -47,7 +48,7 @@ public sealed interface RuntimeResolution {
       implements RuntimeResolution {
     /** Validates and copies. */
     public Resolved {
-      Objects.requireNonNull(launcherPath, "launcherPath");
+      Objects.requireNonNull(savedPath, "savedPath");
       commandPrefix = List.copyOf(commandPrefix);
       stamps = List.copyOf(stamps);
       Objects.requireNonNull(identity, "identity");
@@ -66,18 +67,18 @@ public sealed interface RuntimeResolution {
       if (stamps.isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(
-          launcherPath.isPresent() && stamps.size() == 2 ? stamps.get(1) : stamps.get(0));
+      // An executable's prefix is its launcher alone; its stamps end with what the kernel runs.
+      return Optional.of(commandPrefix.size() == 1 ? stamps.get(stamps.size() - 1) : stamps.get(0));
     }
 
     /**
      * Whether {@code after}, the same runtime resolved again, is still this one: same identity,
-     * launcher path and file stamps (docs/threat-model.md, P2: detect and fail closed).
+     * saved path and file stamps (docs/threat-model.md, P2: detect and fail closed).
      */
     public boolean unchangedSince(RuntimeResolution after) {
       return after instanceof Resolved a
           && a.identity().equals(identity)
-          && a.launcherPath().equals(launcherPath)
+          && a.savedPath().equals(savedPath)
           && a.stamps().equals(stamps);
     }
   }

@@ -197,7 +197,8 @@ public final class RuntimeResolver {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(manifestDirectory, "manifestDirectory");
     if (target instanceof LaunchTarget.JavaMain javaMain) {
-      return resolveJavaMain(javaMain);
+      return resolveJavaMain(
+          javaMain, Optional.of(withoutDotSegments(manifestDirectory.toAbsolutePath())));
     }
     LaunchTarget.Executable executable = (LaunchTarget.Executable) target;
     Optional<Path> launcher = locate(executable, manifestDirectory.toAbsolutePath());
@@ -217,7 +218,8 @@ public final class RuntimeResolver {
   /**
    * Resolves an installed revision's runtime: an executable from its saved {@code entrypoint_path}
    * (a missing file, or no saved path, is {@link RuntimeResolution.Missing}); a Java main class
-   * from the code path, ignoring {@code entrypointPath}.
+   * from the host's code path, ignoring {@code entrypointPath}, or, with a {@code java_class_path},
+   * from that class path resolved against the saved manifest directory in {@code entrypointPath}.
    *
    * @throws io.loopx.api.LoopxException of kind {@code IO_FAILED} when a file that was found cannot
    *     be read
@@ -226,7 +228,7 @@ public final class RuntimeResolver {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(entrypointPath, "entrypointPath");
     if (target instanceof LaunchTarget.JavaMain javaMain) {
-      return resolveJavaMain(javaMain);
+      return resolveJavaMain(javaMain, entrypointPath);
     }
     if (entrypointPath.isEmpty()) {
       return missing(
@@ -377,7 +379,12 @@ public final class RuntimeResolver {
     record Refused(String why) implements Interpreter {}
   }
 
-  private RuntimeResolution resolveJavaMain(LaunchTarget.JavaMain target) {
+  /**
+   * Resolves a Java main class: on the host's code path, or on its own {@code java_class_path}
+   * against {@code manifestDirectory} (the candidate's directory, or the saved one).
+   */
+  private RuntimeResolution resolveJavaMain(
+      LaunchTarget.JavaMain target, Optional<Path> manifestDirectory) {
     Path javaExecutable = environment.javaExecutable();
     Optional<FileScan> java = scan(javaExecutable, 0);
     if (java.isEmpty()) {
@@ -385,33 +392,114 @@ public final class RuntimeResolver {
           "java executable `" + javaExecutable + "` is not a regular file",
           EntrypointLookup.ofPath(javaExecutable.toString()));
     }
+    if (!target.usesHostCodePath()) {
+      return resolveClassPath(target, manifestDirectory, java.get());
+    }
     String className = target.className();
     Optional<CodeSources.CodeSource> source = CodeSources.find(className, environment.codePath());
     if (source.isEmpty()) {
       return missing(
           "class `" + className + "` was not found on the code path",
-          new EntrypointLookup(className, codePath()));
+          new EntrypointLookup(className, joined(environment.codePath())));
     }
-    Optional<FileStamp> sourceStamp;
-    try {
-      sourceStamp = FileStamp.read(source.get().location());
-    } catch (java.io.IOException e) {
-      throw FileScan.ioFailed(source.get().location(), e);
-    }
-    Optional<String> sourceIdentity = CodeSources.identify(source.get(), this::scan);
-    if (sourceIdentity.isEmpty() || sourceStamp.isEmpty()) {
+    Optional<Identified> identified = identify(source.get());
+    if (identified.isEmpty()) {
       return missing(
           "code source `" + source.get().location() + "` of class `" + className + "` vanished",
-          new EntrypointLookup(className, codePath()));
+          new EntrypointLookup(className, joined(environment.codePath())));
     }
     ObjectNode record =
         RuntimeIdentity.javaMainRecord(
-            java.get().digest(), className, source.get().kind(), sourceIdentity.get());
+            java.get().digest(), className, source.get().kind(), identified.get().digest());
     return resolved(
         Optional.empty(),
-        List.of(javaExecutable.toString(), "-cp", codePath(), className),
+        List.of(javaExecutable.toString(), "-cp", joined(environment.codePath()), className),
         record,
-        List.of(java.get().stamp(), sourceStamp.get()));
+        List.of(java.get().stamp(), identified.get().stamp()));
+  }
+
+  /**
+   * Resolves a {@code java_class_path} runtime: every entry, made absolute against the manifest
+   * directory ({@code .} segments dropped), must be a jar or a class directory, and a jar must not
+   * name more jars in its manifest's {@code Class-Path} (the JVM would load them unidentified); the
+   * class must be in one of them. Every entry, in order, joins the identity; the child's class path
+   * is exactly these entries, and the manifest directory is what install saves.
+   */
+  private RuntimeResolution resolveClassPath(
+      LaunchTarget.JavaMain target, Optional<Path> manifestDirectory, FileScan java) {
+    String className = target.className();
+    String declared = String.join(File.pathSeparator, target.classPath());
+    if (manifestDirectory.isEmpty() || !manifestDirectory.get().isAbsolute()) {
+      return missing(
+          "java_class_path of class `" + className + "` has no saved absolute manifest directory",
+          new EntrypointLookup(className, declared));
+    }
+    Path base = manifestDirectory.get();
+    List<Path> entries = new ArrayList<>();
+    for (String entry : target.classPath()) {
+      Path path;
+      try {
+        path = withoutDotSegments(base.resolve(base.getFileSystem().getPath(entry)));
+      } catch (InvalidPathException e) {
+        return missing(
+            "java_class_path entry `" + entry + "` is not a valid path",
+            new EntrypointLookup(className, declared));
+      }
+      entries.add(path);
+    }
+    String classPath = joined(entries);
+    List<ObjectNode> sources = new ArrayList<>();
+    List<FileStamp> stamps = new ArrayList<>();
+    stamps.add(java.stamp());
+    for (Path entry : entries) {
+      Optional<CodeSources.CodeSource> source = CodeSources.at(entry);
+      if (source.isEmpty()) {
+        return missing(
+            "java_class_path entry `" + entry + "` is not a jar or a class directory",
+            EntrypointLookup.ofPath(entry.toString()));
+      }
+      Optional<Identified> identified = identify(source.get());
+      if (identified.isEmpty()) {
+        return missing(
+            "java_class_path entry `" + entry + "` vanished",
+            EntrypointLookup.ofPath(entry.toString()));
+      }
+      // Checked after hashing: a later change shows in the stamps compared after every run.
+      if (source.get().jar() && CodeSources.declaresClassPath(entry)) {
+        return new RuntimeResolution.Unsupported(
+            "java_class_path entry `"
+                + entry
+                + "` is unsupported: its manifest names more jars in `Class-Path`");
+      }
+      sources.add(RuntimeIdentity.codeSource(source.get().kind(), identified.get().digest()));
+      stamps.add(identified.get().stamp());
+    }
+    if (CodeSources.find(className, entries).isEmpty()) {
+      return missing(
+          "class `" + className + "` was not found on the java_class_path",
+          new EntrypointLookup(className, classPath));
+    }
+    return resolved(
+        Optional.of(base),
+        List.of(environment.javaExecutable().toString(), "-cp", classPath, className),
+        RuntimeIdentity.javaClassPathRecord(java.digest(), className, sources),
+        stamps);
+  }
+
+  /** A code source's identity and its stamp, taken before it was read. */
+  private record Identified(String digest, FileStamp stamp) {}
+
+  private Optional<Identified> identify(CodeSources.CodeSource source) {
+    Optional<FileStamp> stamp;
+    try {
+      stamp = FileStamp.read(source.location());
+    } catch (java.io.IOException e) {
+      throw FileScan.ioFailed(source.location(), e);
+    }
+    Optional<String> digest = CodeSources.identify(source, this::scan);
+    return digest.isEmpty() || stamp.isEmpty()
+        ? Optional.empty()
+        : Optional.of(new Identified(digest.get(), stamp.get()));
   }
 
   private Optional<Path> locate(LaunchTarget.Executable executable, Path manifestDirectory) {
@@ -581,22 +669,20 @@ public final class RuntimeResolver {
   }
 
   private static RuntimeResolution resolved(
-      Optional<Path> launcher,
+      Optional<Path> savedPath,
       List<String> commandPrefix,
       ObjectNode record,
       List<FileStamp> stamps) {
     return new RuntimeResolution.Resolved(
-        launcher,
+        savedPath,
         commandPrefix,
         RuntimeIdentity.ofRecord(record),
         CanonicalJson.toText(record),
         stamps);
   }
 
-  private String codePath() {
-    return environment.codePath().stream()
-        .map(Path::toString)
-        .collect(Collectors.joining(File.pathSeparator));
+  private static String joined(List<Path> codePath) {
+    return codePath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
   }
 
   private static RuntimeResolution missing(String reason, EntrypointLookup lookup) {

@@ -49,7 +49,7 @@ final class Prober {
     }
     RuntimeObservation runtime =
         new RuntimeObservation.Resolved(
-            resolved.identity().value(), resolved.launcherPath().map(Path::toString));
+            resolved.identity().value(), resolved.savedPath().map(Path::toString));
     boolean probe =
         target.probe()
             && spec.doctorConfigured()

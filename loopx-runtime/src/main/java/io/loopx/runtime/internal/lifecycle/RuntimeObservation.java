@@ -14,7 +14,8 @@ public sealed interface RuntimeObservation {
    * The runtime resolved.
    *
    * @param identity the runtime identity digest (64 lowercase hex)
-   * @param entrypointPath the absolute launcher path for an {@code entrypoint} runtime
+   * @param entrypointPath the saved path: the absolute launcher path of an {@code entrypoint}
+   *     runtime, or the absolute manifest directory of a {@code java_class_path}
    */
   record Resolved(String identity, Optional<String> entrypointPath) implements RuntimeObservation {
     /** Rejects nulls. */

@@ -49,6 +49,7 @@ final class ManifestRules {
           "protocol",
           "entrypoint",
           "java_main",
+          "java_class_path",
           "args",
           "doctor_args",
           "required_permissions",
@@ -136,6 +137,12 @@ final class ManifestRules {
     } else {
       throw rt.fail("needs exactly one of entrypoint or java_main");
     }
+    if (rt.get("java_class_path") != null) {
+      if (!(target instanceof LaunchTarget.JavaMain main)) {
+        throw rt.failAt(rt.pathOf("java_class_path"), "is allowed only with java_main");
+      }
+      target = new LaunchTarget.JavaMain(main.className(), classPath(rt));
+    }
     List<String> args = arguments(rt, "args");
     List<String> doctorArgs = arguments(rt, "doctor_args");
     List<Permission> required = permissions(rt, "required_permissions");
@@ -153,6 +160,28 @@ final class ManifestRules {
     } catch (InvalidValueException e) {
       throw rt.fail(e);
     }
+  }
+
+  /**
+   * Reads {@code java_class_path}: an array of 1..{@value
+   * LaunchTarget.JavaMain#MAX_CLASS_PATH_ENTRIES} distinct manifest-text paths, each passing {@link
+   * ManifestValues#classPathEntry}.
+   */
+  private static List<String> classPath(TreeReader rt) {
+    String key = "java_class_path";
+    List<String> values = rt.stringArray(key);
+    int max = LaunchTarget.JavaMain.MAX_CLASS_PATH_ENTRIES;
+    if (values.isEmpty() || values.size() > max) {
+      throw rt.failAt(rt.pathOf(key), "must hold 1.." + max + " paths, got " + values.size());
+    }
+    for (int i = 0; i < values.size(); i++) {
+      String value = values.get(i);
+      rt.checkElement(key, i, ManifestValues.classPathEntry(value));
+      if (values.subList(0, i).contains(value)) {
+        throw rt.failAt(rt.pathOf(key, i), "duplicate path `" + shown(value) + "`");
+      }
+    }
+    return values;
   }
 
   private static List<String> arguments(TreeReader rt, String key) {

@@ -53,7 +53,7 @@ class ExecutableResolutionTest {
 
     RuntimeResolution.Resolved r = resolved(resolve("/first:/second", "tool"));
 
-    assertThat(r.launcherPath()).contains(fs.getPath("/first/tool"));
+    assertThat(r.savedPath()).contains(fs.getPath("/first/tool"));
     assertThat(r.commandPrefix()).containsExactly("/first/tool");
     assertThat(r.resolvedIdentity()).contains(r.identity());
   }
@@ -67,7 +67,7 @@ class ExecutableResolutionTest {
 
     RuntimeResolution.Resolved r = resolved(resolve(":rel:/plain::/dirs:/missing:/good:", "tool"));
 
-    assertThat(r.launcherPath()).contains(fs.getPath("/good/tool"));
+    assertThat(r.savedPath()).contains(fs.getPath("/good/tool"));
   }
 
   @Test
@@ -85,7 +85,7 @@ class ExecutableResolutionTest {
 
     RuntimeResolution.Resolved r = resolved(resolve("/bin", "./bin/provider"));
 
-    assertThat(r.launcherPath()).contains(fs.getPath("/ext/demo/bin/provider"));
+    assertThat(r.savedPath()).contains(fs.getPath("/ext/demo/bin/provider"));
     assertThat(r.commandPrefix()).containsExactly("/ext/demo/bin/provider");
   }
 
@@ -95,9 +95,9 @@ class ExecutableResolutionTest {
     write(fs.getPath("/ext/shared/provider"), "provider", true);
     write(fs.getPath("/abs/provider"), "abs", true);
 
-    assertThat(resolved(resolve("", "../shared/provider")).launcherPath())
+    assertThat(resolved(resolve("", "../shared/provider")).savedPath())
         .contains(fs.getPath("/ext/demo/../shared/provider"));
-    assertThat(resolved(resolve("", "/abs/provider")).launcherPath())
+    assertThat(resolved(resolve("", "/abs/provider")).savedPath())
         .contains(fs.getPath("/abs/provider"));
   }
 
@@ -117,7 +117,7 @@ class ExecutableResolutionTest {
 
     RuntimeResolution.Resolved r = resolved(resolve("/bin", "provider"));
 
-    assertThat(r.launcherPath()).contains(link);
+    assertThat(r.savedPath()).contains(link);
     Path copy = write(fs.getPath("/copy/provider"), "real provider", true);
     assertThat(r.identity()).isEqualTo(resolved(resolve("", copy.toString())).identity());
 
@@ -191,7 +191,7 @@ class ExecutableResolutionTest {
 
     RuntimeResolution.Resolved r = resolved(resolver.resolveSaved(target, Optional.of(saved)));
 
-    assertThat(r.launcherPath()).contains(saved);
+    assertThat(r.savedPath()).contains(saved);
     assertThat(r.identity())
         .isNotEqualTo(resolved(resolver.resolve(target, manifestDir)).identity());
   }

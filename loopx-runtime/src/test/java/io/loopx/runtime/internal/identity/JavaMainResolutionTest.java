@@ -65,7 +65,7 @@ class JavaMainResolutionTest {
 
     RuntimeResolution.Resolved r = resolved(resolve(List.of(empty, classes)));
 
-    assertThat(r.launcherPath()).isEmpty();
+    assertThat(r.savedPath()).isEmpty();
     assertThat(r.commandPrefix())
         .containsExactly(
             "/jdk/bin/java", "-cp", "/app/empty" + File.pathSeparator + "/app/classes", CLASS);

@@ -51,7 +51,7 @@ class RealFileSystemResolutionTest {
     RuntimeResolution.Resolved r =
         resolved(resolver.resolve(new LaunchTarget.Executable("provider"), dir));
 
-    assertThat(r.launcherPath()).contains(launcher);
+    assertThat(r.savedPath()).contains(launcher);
     assertThat(r.identityRecord())
         .contains("\"launcher\":\"" + FileIdentity.of(launcher).digest() + "\"")
         .contains("\"interpreter\":\"" + FileIdentity.of(SH).digest() + "\"");
@@ -102,7 +102,7 @@ class RealFileSystemResolutionTest {
     RuntimeResolution.Resolved r =
         resolved(resolver.resolve(new LaunchTarget.Executable("provider"), dir));
 
-    assertThat(r.launcherPath()).contains(link);
+    assertThat(r.savedPath()).contains(link);
     assertThat(r.identityRecord()).contains(FileIdentity.of(real).digest());
   }
 }

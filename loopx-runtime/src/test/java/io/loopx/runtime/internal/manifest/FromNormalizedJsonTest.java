@@ -44,6 +44,29 @@ class FromNormalizedJsonTest {
   }
 
   @Test
+  void aJavaClassPathIsKeptInTheNormalisedFormAndChangesTheRevision() {
+    String hostPath = FULL.replace("entrypoint = \"bin/demo\"", "java_main = \"io.example.Main\"");
+    ExtensionManifest host = parse(hostPath).manifest();
+    ExtensionManifest own =
+        parse(
+                hostPath.replace(
+                    "java_main = \"io.example.Main\"",
+                    "java_main = \"io.example.Main\"\n"
+                        + "java_class_path = [\" lib/provider.jar\", \"classes/\"]"))
+            .manifest();
+
+    assertThat(host.toNormalizedJson().get("runtime").has("java_class_path")).isFalse();
+    assertThat(own.toNormalizedJson().get("runtime").get("java_class_path").toString())
+        .isEqualTo("[\"lib/provider.jar\",\"classes/\"]");
+    assertThat(own.revision()).isNotEqualTo(host.revision());
+    ExtensionManifest back =
+        LOADER.fromNormalizedJson(
+            MAPPER.readTree(CanonicalJson.toText(own.toNormalizedJson())), SOURCE);
+    assertThat(back).isEqualTo(own);
+    assertThat(back.revision()).isEqualTo(own.revision());
+  }
+
+  @Test
   void aSnapshotWhoseRangeNoLongerAdmitsThisRuntimeIsStillReadable() {
     ObjectNode snapshot = parse(GOLDEN).manifest().toNormalizedJson();
     snapshot.put("requires_loopx_api", ">=2,<3");
@@ -105,6 +128,10 @@ class FromNormalizedJsonTest {
             "runtime.required_permissions"),
         corrupt(
             "rule: both launch targets", s -> runtime(s).put("java_main", "io.x.Main"), "runtime"),
+        corrupt(
+            "rule: class path beside an entrypoint",
+            s -> runtime(s).putArray("java_class_path").add("lib/a.jar"),
+            "runtime.java_class_path"),
         corrupt("rule: lone surrogate", s -> s.put("version", "1\uD800"), "version"),
         corrupt("rule: control character", s -> s.put("version", "1\u001b[2J"), "version"),
         corrupt(

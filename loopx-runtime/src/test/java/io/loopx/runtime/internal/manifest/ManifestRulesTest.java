@@ -202,6 +202,90 @@ class ManifestRulesTest {
         "java_main path",
         swap("entrypoint = \"bin/demo\"", "java_main = \"io/example/Main\""),
         "runtime.java_main");
+    add(
+        cases,
+        "java_class_path with entrypoint",
+        swap(
+            "entrypoint = \"bin/demo\"",
+            "entrypoint = \"bin/demo\"\njava_class_path = [\"lib/a.jar\"]"),
+        "runtime.java_class_path");
+    add(
+        cases,
+        "java_class_path string",
+        swap(
+            "entrypoint = \"bin/demo\"",
+            "java_main = \"io.example.Main\"\njava_class_path = \"lib/a.jar\""),
+        "runtime.java_class_path");
+    add(
+        cases,
+        "java_class_path empty",
+        swap("entrypoint = \"bin/demo\"", "java_main = \"io.example.Main\"\njava_class_path = []"),
+        "runtime.java_class_path");
+    add(
+        cases,
+        "java_class_path 65",
+        swap(
+            "entrypoint = \"bin/demo\"",
+            "java_main = \"io.example.Main\"\njava_class_path = ["
+                + "\"a.jar\", ".repeat(64)
+                + "\"b.jar\"]"),
+        "runtime.java_class_path");
+    add(
+        cases,
+        "java_class_path integer element",
+        swap(
+            "entrypoint = \"bin/demo\"",
+            "java_main = \"io.example.Main\"\njava_class_path = [\"lib/a.jar\", 1]"),
+        "runtime.java_class_path[1]");
+    add(
+        cases,
+        "java_class_path blank element",
+        swap(
+            "entrypoint = \"bin/demo\"",
+            "java_main = \"io.example.Main\"\njava_class_path = [\"lib/a.jar\", \" \"]"),
+        "runtime.java_class_path[1]");
+    add(
+        cases,
+        "java_class_path absolute",
+        swap(
+            "entrypoint = \"bin/demo\"",
+            "java_main = \"io.example.Main\"\njava_class_path = [\"/opt/lib/a.jar\"]"),
+        "runtime.java_class_path[0]");
+    add(
+        cases,
+        "java_class_path separator",
+        swap(
+            "entrypoint = \"bin/demo\"",
+            "java_main = \"io.example.Main\"\njava_class_path = [\"lib/a.jar:lib/b.jar\"]"),
+        "runtime.java_class_path[0]");
+    add(
+        cases,
+        "java_class_path wildcard",
+        swap(
+            "entrypoint = \"bin/demo\"",
+            "java_main = \"io.example.Main\"\njava_class_path = [\"lib/*\"]"),
+        "runtime.java_class_path[0]");
+    add(
+        cases,
+        "java_class_path control character",
+        swap(
+            "entrypoint = \"bin/demo\"",
+            "java_main = \"io.example.Main\"\njava_class_path = [\"lib/a\\u0007.jar\"]"),
+        "runtime.java_class_path[0]");
+    add(
+        cases,
+        "java_class_path 1025 characters",
+        swap(
+            "entrypoint = \"bin/demo\"",
+            "java_main = \"io.example.Main\"\njava_class_path = [\"" + "a".repeat(1025) + "\"]"),
+        "runtime.java_class_path[0]");
+    add(
+        cases,
+        "java_class_path duplicate",
+        swap(
+            "entrypoint = \"bin/demo\"",
+            "java_main = \"io.example.Main\"\njava_class_path = [\"lib/a.jar\", \"lib/b.jar\", \"lib/a.jar\"]"),
+        "runtime.java_class_path[2]");
     add(cases, "args string", swap("args = [\"--serve\"]", "args = \"--serve\""), "runtime.args");
     add(
         cases,
