@@ -32,6 +32,7 @@ public final class ManifestBuilder {
   private Optional<String> protocol = Optional.empty();
   private Optional<String> entrypoint = Optional.empty();
   private Optional<String> javaMain = Optional.empty();
+  private List<String> javaClassPath = new ArrayList<>();
   private List<String> args = new ArrayList<>();
   private List<String> doctorArgs = new ArrayList<>();
   private List<String> requiredPermissions = new ArrayList<>();
@@ -54,6 +55,7 @@ public final class ManifestBuilder {
     c.protocol = protocol;
     c.entrypoint = entrypoint;
     c.javaMain = javaMain;
+    c.javaClassPath = new ArrayList<>(javaClassPath);
     c.args = new ArrayList<>(args);
     c.doctorArgs = new ArrayList<>(doctorArgs);
     c.requiredPermissions = new ArrayList<>(requiredPermissions);
@@ -120,6 +122,16 @@ public final class ManifestBuilder {
     this.runtime = true;
     this.javaMain = Optional.of(className);
     this.entrypoint = Optional.empty();
+    return this;
+  }
+
+  /**
+   * Sets the runtime {@code java_class_path} (default none: the host's code path); written only
+   * with a {@code java_main}.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  public ManifestBuilder javaClassPath(String... paths) {
+    this.javaClassPath = new ArrayList<>(List.of(paths));
     return this;
   }
 
@@ -235,6 +247,9 @@ public final class ManifestBuilder {
       line(t, "protocol", protocol());
       entrypoint.ifPresent(e -> line(t, "entrypoint", e));
       javaMain.ifPresent(j -> line(t, "java_main", j));
+      if (javaMain.isPresent() && !javaClassPath.isEmpty()) {
+        t.append("java_class_path = ").append(array(javaClassPath)).append('\n');
+      }
       t.append("args = ").append(array(args)).append('\n');
       t.append("doctor_args = ").append(array(doctorArgs)).append('\n');
       t.append("required_permissions = ").append(array(requiredPermissions)).append('\n');

@@ -76,12 +76,12 @@ class JimfsRuntimeRootTest {
     assertThat(r)
         .isInstanceOfSatisfying(
             RuntimeResolution.Resolved.class,
-            res -> assertThat(res.launcherPath()).isEqualTo(relative.launcher()));
+            res -> assertThat(res.savedPath()).isEqualTo(relative.launcher()));
     assertThat(onPath.launcher()).contains(root.binDirectory().resolve("path-provider"));
     assertThat(p)
         .isInstanceOfSatisfying(
             RuntimeResolution.Resolved.class,
-            res -> assertThat(res.launcherPath()).isEqualTo(onPath.launcher()));
+            res -> assertThat(res.savedPath()).isEqualTo(onPath.launcher()));
     assertThat(java.launcher()).isEmpty();
     assertThat(j)
         .isInstanceOfSatisfying(

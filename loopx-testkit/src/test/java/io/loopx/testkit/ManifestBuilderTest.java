@@ -32,6 +32,26 @@ class ManifestBuilderTest {
   }
 
   @Test
+  void aJavaClassPathIsWrittenOnlyWithAJavaMain() {
+    ManifestBuilder builder =
+        Manifests.standalone("demo-ext").javaClassPath("lib/provider.jar", "lib/dep.jar");
+
+    assertThat(builder.parse(DIR).manifest().runtime().orElseThrow().launchTarget())
+        .isEqualTo(new LaunchTarget.Executable("bin/provider"));
+    assertThat(
+            builder
+                .javaMain("com.example.Main")
+                .parse(DIR)
+                .manifest()
+                .runtime()
+                .orElseThrow()
+                .launchTarget())
+        .isEqualTo(
+            new LaunchTarget.JavaMain(
+                "com.example.Main", java.util.List.of("lib/provider.jar", "lib/dep.jar")));
+  }
+
+  @Test
   void everyRuntimeKeyRoundTrips() {
     LoadedManifest loaded =
         Manifests.standalone("demo-ext")
