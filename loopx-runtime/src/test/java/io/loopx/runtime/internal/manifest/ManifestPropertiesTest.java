@@ -68,7 +68,8 @@ class ManifestPropertiesTest {
       List<String> args,
       List<String> doctorArgs,
       List<String> required,
-      Optional<Integer> timeout) {}
+      Optional<Integer> timeout,
+      List<String> classPath) {}
 
   record Prov(
       String id,
@@ -117,6 +118,9 @@ class ManifestPropertiesTest {
             Map<String, Object> t = new LinkedHashMap<>();
             t.put("protocol", rt.protocol());
             t.put(rt.javaMain() ? "java_main" : "entrypoint", rt.target());
+            if (!rt.classPath().isEmpty()) {
+              t.put("java_class_path", new ArrayList<Object>(rt.classPath()));
+            }
             if (!rt.args().isEmpty()) {
               t.put("args", new ArrayList<Object>(rt.args()));
             }
@@ -184,7 +188,7 @@ class ManifestPropertiesTest {
                   new RuntimeSpec(
                       ProtocolId.of(r.protocol()),
                       r.javaMain()
-                          ? new LaunchTarget.JavaMain(r.target())
+                          ? new LaunchTarget.JavaMain(r.target(), r.classPath())
                           : new LaunchTarget.Executable(r.target()),
                       r.args(),
                       r.doctorArgs(),
@@ -346,6 +350,12 @@ class ManifestPropertiesTest {
     return Generate.pick(List.of("--doctor", "--serve", "-v", "--name=x y", "ü", "a\"b", "c:\\d"));
   }
 
+  private static Gen<String> classPathEntry() {
+    return Generate.pick(
+        List.of(
+            "lib/a.jar", "./lib/b.jar", "../shared/c.jar", "classes/", "lib/ü.jar", "lib/a b.jar"));
+  }
+
   private static Gen<Object> metadataValue() {
     Gen<Object> scalar =
         Generate.oneOf(
@@ -377,6 +387,10 @@ class ManifestPropertiesTest {
               ? "io." + word().generate(rs) + ".Main" + integers().between(0, 9).generate(rs)
               : Generate.pick(List.of("bin/", "./", "", "/opt/x/")).generate(rs)
                   + kebab().generate(rs);
+      List<String> classPath =
+          javaMain && Generate.booleans().generate(rs)
+              ? distinctListOf(classPathEntry(), 3).generate(rs)
+              : List.of();
       List<String> required = new ArrayList<>();
       for (String p : permissions) {
         if (Generate.booleans().generate(rs)) {
@@ -392,7 +406,8 @@ class ManifestPropertiesTest {
           required,
           Generate.booleans().generate(rs)
               ? Optional.of(integers().between(1, 120).generate(rs))
-              : Optional.empty());
+              : Optional.empty(),
+          classPath);
     };
   }
 
@@ -690,7 +705,8 @@ class ManifestPropertiesTest {
                                 r.args(),
                                 r.doctorArgs(),
                                 r.required(),
-                                r.timeout()))));
+                                r.timeout(),
+                                r.classPath()))));
     m.put(
         "target",
         s ->
@@ -706,7 +722,8 @@ class ManifestPropertiesTest {
                                 r.args(),
                                 r.doctorArgs(),
                                 r.required(),
-                                r.timeout()))));
+                                r.timeout(),
+                                r.classPath()))));
     m.put(
         "launch kind",
         s ->
@@ -722,7 +739,26 @@ class ManifestPropertiesTest {
                                 r.args(),
                                 r.doctorArgs(),
                                 r.required(),
-                                r.timeout()))));
+                                r.timeout(),
+                                List.of()))));
+    m.put(
+        "java_class_path",
+        s ->
+            s.runtime()
+                .filter(Rt::javaMain)
+                .map(
+                    r ->
+                        withRuntime(
+                            s,
+                            new Rt(
+                                r.protocol(),
+                                r.javaMain(),
+                                r.target(),
+                                r.args(),
+                                r.doctorArgs(),
+                                r.required(),
+                                r.timeout(),
+                                append(r.classPath(), "lib/extra.jar")))));
     m.put(
         "args",
         s ->
@@ -738,7 +774,8 @@ class ManifestPropertiesTest {
                                 append(r.args(), "--more"),
                                 r.doctorArgs(),
                                 r.required(),
-                                r.timeout()))));
+                                r.timeout(),
+                                r.classPath()))));
     m.put(
         "doctor_args",
         s ->
@@ -754,7 +791,8 @@ class ManifestPropertiesTest {
                                 r.args(),
                                 append(r.doctorArgs(), "--deep"),
                                 r.required(),
-                                r.timeout()))));
+                                r.timeout(),
+                                r.classPath()))));
     m.put(
         "args vs doctor_args",
         s ->
@@ -771,7 +809,8 @@ class ManifestPropertiesTest {
                                 r.args().subList(1, r.args().size()),
                                 append(r.doctorArgs(), r.args().get(0)),
                                 r.required(),
-                                r.timeout()))));
+                                r.timeout(),
+                                r.classPath()))));
     m.put(
         "required_permissions",
         s ->
@@ -792,7 +831,8 @@ class ManifestPropertiesTest {
                                             r.args(),
                                             r.doctorArgs(),
                                             append(r.required(), p),
-                                            r.timeout())))));
+                                            r.timeout(),
+                                            r.classPath())))));
     m.put(
         "timeout",
         s ->
@@ -808,7 +848,8 @@ class ManifestPropertiesTest {
                                 r.args(),
                                 r.doctorArgs(),
                                 r.required(),
-                                Optional.of(r.timeout().orElse(30) % 120 + 1)))));
+                                Optional.of(r.timeout().orElse(30) % 120 + 1),
+                                r.classPath()))));
     m.put(
         "provides title",
         s ->
@@ -988,7 +1029,8 @@ class ManifestPropertiesTest {
                                 r.args(),
                                 r.doctorArgs(),
                                 r.required(),
-                                Optional.of(30)))));
+                                Optional.of(30),
+                                r.classPath()))));
     m.put(
         "visibility public",
         s ->
