@@ -154,7 +154,8 @@ public final class Scaffold {
         target,
         Starter.protocol(extensionId),
         files.stream().map(f -> new ScaffoldFile(f.path(), status)).toList(),
-        nextCommands(extensionId, target, language));
+        nextCommands(extensionId, target, language),
+        language);
   }
 
   // ---------------------------------------------------------------- validation

@@ -19,7 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
  * exception), {@code schema_version}, {@code operation} ({@value #OPERATION}), {@code dry_run},
  * {@code changed} (true exactly when executed), {@code extension_id}, {@code version}, {@code
  * destination} (absolute), {@code protocol}, {@code permissions} (always {@code []}), {@code
- * starter_kind} ({@value #STARTER_KIND}), {@code capability_id} (always {@code null}), {@code
+ * starter_kind} ({@value #STARTER_KIND}), {@code language} ({@code java} or {@code python}, {@link
+ * StarterLanguage#wireName()}), {@code capability_id} (always {@code null}), {@code
  * managed_entrypoint} ({@value #MANAGED_ENTRYPOINT}), {@code files} ({@code [{path, status}]} in
  * creation order) and {@code next_commands} ({@code {build, install, run}}, shell command lines).
  *
@@ -33,6 +34,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param files the package's files, each {@code would_create} in a preview and {@code created}
  *     otherwise
  * @param nextCommands the explicit steps that follow (the scaffold performs none of them)
+ * @param language the language of the generated provider
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record ScaffoldReceipt(
@@ -42,7 +44,8 @@ public record ScaffoldReceipt(
     Path destination,
     ProtocolId protocol,
     List<ScaffoldFile> files,
-    NextCommands nextCommands)
+    NextCommands nextCommands,
+    @API(status = API.Status.EXPERIMENTAL, since = "0.3") StarterLanguage language)
     implements Receipt {
 
   /** The receipt schema. */
@@ -70,6 +73,7 @@ public record ScaffoldReceipt(
     Objects.requireNonNull(protocol, "protocol");
     files = List.copyOf(files);
     Objects.requireNonNull(nextCommands, "nextCommands");
+    Objects.requireNonNull(language, "language");
     if (!destination.isAbsolute()) {
       throw new InvalidValueException(
           "scaffold receipt destination", destination.toString(), "must be absolute");
@@ -87,6 +91,26 @@ public record ScaffoldReceipt(
             "must be `" + expected.wireName() + "` when dry_run is " + dryRun);
       }
     }
+  }
+
+  /** Creates the receipt of a Java starter. */
+  public ScaffoldReceipt(
+      boolean dryRun,
+      ExtensionId extensionId,
+      String version,
+      Path destination,
+      ProtocolId protocol,
+      List<ScaffoldFile> files,
+      NextCommands nextCommands) {
+    this(
+        dryRun,
+        extensionId,
+        version,
+        destination,
+        protocol,
+        files,
+        nextCommands,
+        StarterLanguage.JAVA);
   }
 
   /** Returns whether files were written: true exactly when executed. */
@@ -120,6 +144,7 @@ public record ScaffoldReceipt(
     o.put("protocol", protocol.value());
     o.set("permissions", nodes.arrayNode());
     o.put("starter_kind", STARTER_KIND);
+    o.put("language", language.wireName());
     o.putNull("capability_id");
     o.put("managed_entrypoint", MANAGED_ENTRYPOINT);
     ArrayNode list = o.putArray("files");

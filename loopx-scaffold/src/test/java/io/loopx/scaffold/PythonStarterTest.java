@@ -77,6 +77,8 @@ class PythonStarterTest {
     assertThat(receipt.nextCommands().build())
         .isEqualTo(tmp.resolve("packages").resolve(ID).resolve("bin").resolve(ID) + " --doctor");
     assertThat(receipt.protocol().value()).isEqualTo("py_greeter_extension_v0");
+    assertThat(receipt.language()).isEqualTo(StarterLanguage.PYTHON);
+    assertThat(receipt.toJson().get("language").stringValue()).isEqualTo("python");
     assertThat(Files.exists(tmp.resolve("packages"))).isFalse();
     // The default stays Java.
     assertThat(Scaffold.init(ID, Optional.empty(), Optional.empty(), tmp, Mode.PREVIEW).files())

@@ -67,6 +67,7 @@ class ScaffoldTest {
           "protocol",
           "permissions",
           "starter_kind",
+          "language",
           "capability_id",
           "managed_entrypoint",
           "files",
@@ -144,6 +145,7 @@ class ScaffoldTest {
     assertThat(json.get("permissions").isArray()).isTrue();
     assertThat(json.get("permissions").isEmpty()).isTrue();
     assertThat(json.get("starter_kind").stringValue()).isEqualTo("standalone");
+    assertThat(json.get("language").stringValue()).isEqualTo("java");
     assertThat(json.get("capability_id").isNull()).isTrue();
     assertThat(json.get("managed_entrypoint").stringValue()).isEqualTo("loopx extension run");
     List<String> paths = new ArrayList<>();

@@ -231,6 +231,7 @@ public final class DocumentedKeys {
           "protocol",
           "permissions",
           "starter_kind",
+          "language",
           "capability_id",
           "managed_entrypoint",
           "files",
