@@ -45,7 +45,7 @@ public record ScaffoldReceipt(
     ProtocolId protocol,
     List<ScaffoldFile> files,
     NextCommands nextCommands,
-    @API(status = API.Status.EXPERIMENTAL, since = "0.3") StarterLanguage language)
+    @API(status = API.Status.EXPERIMENTAL, since = "0.2") StarterLanguage language)
     implements Receipt {
 
   /** The receipt schema. */
@@ -66,6 +66,7 @@ public record ScaffoldReceipt(
    * @throws InvalidValueException when the destination is relative, the file list is empty, or a
    *     file's status does not match {@code dryRun}
    */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public ScaffoldReceipt {
     Objects.requireNonNull(extensionId, "extensionId");
     Objects.requireNonNull(version, "version");

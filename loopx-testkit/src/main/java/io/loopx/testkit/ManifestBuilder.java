@@ -129,7 +129,7 @@ public final class ManifestBuilder {
    * Sets the runtime {@code java_class_path} (default none: the host's code path); written only
    * with a {@code java_main}.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public ManifestBuilder javaClassPath(String... paths) {
     this.javaClassPath = new ArrayList<>(List.of(paths));
     return this;

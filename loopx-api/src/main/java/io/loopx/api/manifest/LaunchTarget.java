@@ -61,13 +61,14 @@ public sealed interface LaunchTarget {
    */
   record JavaMain(
       String className,
-      @API(status = API.Status.EXPERIMENTAL, since = "0.3") List<String> classPath)
+      @API(status = API.Status.EXPERIMENTAL, since = "0.2") List<String> classPath)
       implements LaunchTarget {
     /** The most {@code java_class_path} entries a runtime may declare. */
-    @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+    @API(status = API.Status.EXPERIMENTAL, since = "0.2")
     public static final int MAX_CLASS_PATH_ENTRIES = 64;
 
     /** Validates the class name grammar and the class path entries; copies the class path. */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.2")
     public JavaMain {
       Objects.requireNonNull(className, "className");
       Checks.javaClassName("runtime.java_main", className);
@@ -90,7 +91,7 @@ public sealed interface LaunchTarget {
     }
 
     /** Returns whether the child gets the host's code path (no {@code java_class_path}). */
-    @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+    @API(status = API.Status.EXPERIMENTAL, since = "0.2")
     public boolean usesHostCodePath() {
       return classPath.isEmpty();
     }
