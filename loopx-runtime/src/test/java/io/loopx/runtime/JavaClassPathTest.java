@@ -148,6 +148,32 @@ class JavaClassPathTest {
   }
 
   @Test
+  void aJarNamingMoreJarsInClassPathIsRefusedAndNothingIsInstalled() throws IOException {
+    Path dependency = pkg.resolve("lib/dep.jar");
+    byte[] classes = Files.readAllBytes(dependency);
+    try (OutputStream out = Files.newOutputStream(dependency);
+        ZipOutputStream zip = new ZipOutputStream(out)) {
+      zip.putNextEntry(new ZipEntry("META-INF/MANIFEST.MF"));
+      zip.write(
+          "Manifest-Version: 1.0\r\nClass-Path: unproven.jar\r\n\r\n"
+              .getBytes(StandardCharsets.UTF_8));
+      zip.closeEntry();
+      zip.putNextEntry(new ZipEntry("padding.bin"));
+      zip.write(classes);
+      zip.closeEntry();
+    }
+
+    LoopxException refused =
+        catchThrowableOfType(
+            LoopxException.class,
+            () -> loopx.install(LoadedManifest.load(pkg.resolve("extension.toml")), Mode.EXECUTE));
+
+    assertThat(refused.kind()).isEqualTo(ErrorKind.ENTRYPOINT_UNSUPPORTED);
+    assertThat(refused.getMessage()).contains("its manifest names more jars in `Class-Path`");
+    assertThat(loopx.state().get(ID)).isEmpty();
+  }
+
+  @Test
   void replacingTheJarThatDoesNotHoldTheMainClassMakesTheProofStale() throws IOException {
     loopx.install(LoadedManifest.load(pkg.resolve("extension.toml")), Mode.EXECUTE);
     Path dependency = pkg.resolve("lib/dep.jar");

@@ -117,6 +117,22 @@ final class CodeSources {
   }
 
   /**
+   * Returns the first symbolic link below {@code directory} that leads to a directory: the JVM
+   * loads classes through it, but the class directory digest does not descend into it.
+   */
+  static Optional<Path> linkedDirectory(Path directory) {
+    try (Stream<Path> walk = Files.walk(directory)) {
+      return walk.filter(p -> Files.isSymbolicLink(p) && Files.isDirectory(p)).findFirst();
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw FileScan.ioFailed(directory, e);
+    } catch (UncheckedIOException e) {
+      throw FileScan.ioFailed(directory, Objects.requireNonNull(e.getCause(), "cause"));
+    }
+  }
+
+  /**
    * Returns the code source's identity: the jar's file identity, or the class directory digest.
    * Empty when the code source vanished meanwhile.
    */

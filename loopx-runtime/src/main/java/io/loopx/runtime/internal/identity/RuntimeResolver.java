@@ -420,10 +420,11 @@ public final class RuntimeResolver {
 
   /**
    * Resolves a {@code java_class_path} runtime: every entry, made absolute against the manifest
-   * directory ({@code .} segments dropped), must be a jar or a class directory, and a jar must not
-   * name more jars in its manifest's {@code Class-Path} (the JVM would load them unidentified); the
-   * class must be in one of them. Every entry, in order, joins the identity; the child's class path
-   * is exactly these entries, and the manifest directory is what install saves.
+   * directory ({@code .} segments dropped), must be a jar or a class directory; a jar must not name
+   * more jars in its manifest's {@code Class-Path} and a class directory must not hold a link to a
+   * directory (the JVM would load from them unidentified); the class must be in one of them. Every
+   * entry, in order, joins the identity; the child's class path is exactly these entries, and the
+   * manifest directory is what install saves.
    */
   private RuntimeResolution resolveClassPath(
       LaunchTarget.JavaMain target, Optional<Path> manifestDirectory, FileScan java) {
@@ -470,6 +471,16 @@ public final class RuntimeResolver {
             "java_class_path entry `"
                 + entry
                 + "` is unsupported: its manifest names more jars in `Class-Path`");
+      }
+      Optional<Path> link =
+          source.get().jar() ? Optional.empty() : CodeSources.linkedDirectory(entry);
+      if (link.isPresent()) {
+        return new RuntimeResolution.Unsupported(
+            "java_class_path entry `"
+                + entry
+                + "` is unsupported: it holds a link to a directory (`"
+                + link.get()
+                + "`), whose files are not identified");
       }
       sources.add(RuntimeIdentity.codeSource(source.get().kind(), identified.get().digest()));
       stamps.add(identified.get().stamp());

@@ -198,6 +198,24 @@ class JavaClassPathResolutionTest {
   }
 
   @Test
+  void aClassDirectoryHoldingALinkToADirectoryIsUnsupported() throws IOException {
+    Path classes = packageDir.resolve("classes");
+    write(classes.resolve("com/example/provider/Main.class"), "main", false);
+    Path elsewhere = write(fs.getPath("/tmp/evil/Impl.class"), "unproven", false).getParent();
+    Files.createSymbolicLink(classes.resolve("com/example/impl"), elsewhere);
+
+    assertThat(resolver.resolve(target("classes"), packageDir))
+        .isInstanceOfSatisfying(
+            RuntimeResolution.Unsupported.class,
+            u ->
+                assertThat(u.reason())
+                    .isEqualTo(
+                        "java_class_path entry `/ext/demo/classes` is unsupported: it holds a link"
+                            + " to a directory (`/ext/demo/classes/com/example/impl`), whose files"
+                            + " are not identified"));
+  }
+
+  @Test
   void parentSegmentsAreKeptAndResolvedAgainstTheManifestDirectory() throws IOException {
     Files.createDirectories(packageDir); // the kernel walks `..` through the directory itself
     Path shared = writeJar(fs.getPath("/ext/shared/provider.jar"), Optional.empty(), CLASS);
