@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.api.json.StrictJson;
+import io.loopx.runtime.conformance.CheckStatus;
+import io.loopx.runtime.conformance.ConformanceCheck;
+import io.loopx.runtime.conformance.ConformanceReceipt;
+import io.loopx.runtime.conformance.ProviderConformance;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.manifest.LoadedManifest;
@@ -145,6 +150,30 @@ class JavaClassPathTest {
             pkg.resolve("lib/provider.jar").toAbsolutePath()
                 + java.io.File.pathSeparator
                 + pkg.resolve("lib/dep.jar").toAbsolutePath());
+  }
+
+  @Test
+  void theProviderPassesVerifyWithoutTouchingTheRealState() {
+    ConformanceReceipt receipt =
+        ProviderConformance.builder(
+                LoadedManifest.load(pkg.resolve("extension.toml")),
+                StrictJson.parseObject("{\"n\":1}".getBytes(StandardCharsets.UTF_8)))
+            .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
+            .build()
+            .verify();
+
+    assertThat(receipt.ok()).as("%s", receipt.toJson()).isTrue();
+    assertThat(receipt.checks())
+        .filteredOn(c -> c.status() == CheckStatus.PASSED)
+        .extracting(ConformanceCheck::id)
+        .containsExactly(
+            "doctor_exits_zero",
+            "doctor_writes_nothing",
+            "request_one_json_object",
+            "output_utf8",
+            "answer_within_timeout",
+            "request_at_size_cap");
+    assertThat(loopx.state().get(ID)).isEmpty();
   }
 
   @Test
