@@ -144,11 +144,14 @@ class ContainmentTest {
             "sleep 30");
 
     LaunchResult result =
-        launcher(mechanism).launch(request(script, log).timeout(Duration.ofSeconds(1)).build());
+        launcher(mechanism).launch(request(script, log).timeout(Duration.ofSeconds(2)).build());
 
     assertThat(result.outcome()).as(result.toString()).isEqualTo(LaunchOutcome.TIMED_OUT);
     assertThat(result.duration()).isLessThan(SAFETY);
-    assertNothingSurvived(log, 40);
+    // The timeout, not the storm's progress, ends the call: on a loaded machine fewer than the 40
+    // long-lived children may be recorded by then. Each worker records itself before it forks, so
+    // four records mean all four workers were forking; every recorded process must be gone.
+    assertNothingSurvived(log, 4);
   }
 
   @ParameterizedTest(name = "{0}")
