@@ -99,9 +99,16 @@ public final class LifecycleEngine {
         observer.commit(
             store, command.operation(), plan.changes(), Observer.statuses(packets), results);
         // Warm workers are bound to what was active: a lifecycle change retires them (every
-        // written entry: disable and uninstall probe nothing, so they have no targets).
+        // written entry: disable and uninstall probe nothing, so they have no targets); an
+        // uninstall also forgets the extension's failed worker starts.
         targets.forEach(t -> providers.retireWorkers(t.id()));
-        plan.changes().forEach(c -> providers.retireWorkers(c.id()));
+        for (var change : plan.changes()) {
+          if (change.replacement().isEmpty()) {
+            providers.forgetWorkers(change.id());
+          } else {
+            providers.retireWorkers(change.id());
+          }
+        }
       }
       // An executed probe that reported ready ends the workers' provider_unavailable.
       for (var packet : packets) {

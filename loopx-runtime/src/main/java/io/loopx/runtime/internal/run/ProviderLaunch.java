@@ -181,6 +181,11 @@ public final class ProviderLaunch {
     workers.ifPresent(w -> w.retire(id));
   }
 
+  /** Retires the warm workers of {@code id} and forgets its failed starts (an uninstall). */
+  public void forgetWorkers(ExtensionId id) {
+    workers.ifPresent(w -> w.forget(id));
+  }
+
   /** Returns the warm workers, when this launch path can start them. */
   public Optional<Workers> workers() {
     return workers;

@@ -211,6 +211,17 @@ public final class Workers implements AutoCloseable {
     }
   }
 
+  /** Retires every pool of {@code id} and forgets its failed starts: it was uninstalled. */
+  public void forget(ExtensionId id) {
+    retire(id);
+    health.remove(id);
+  }
+
+  /** Returns whether failed starts of {@code id} are counted (for tests). */
+  boolean countsStarts(ExtensionId id) {
+    return health.containsKey(id);
+  }
+
   /**
    * Forgets the failed starts of {@code id}: a doctor of it reported ready (it also ends {@code
    * provider_unavailable}).
