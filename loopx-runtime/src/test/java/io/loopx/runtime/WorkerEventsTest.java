@@ -247,6 +247,15 @@ class WorkerEventsTest {
     WorkerRetired second = (WorkerRetired) awaitOne(WorkerRetired.class, twice).event();
     assertThat(second.reason()).isEqualTo(WorkerRetireReason.UNKNOWN_RESPONSE);
     assertThat(second.requestsServed()).isEqualTo(1);
+
+    WorkerFixture.mode(dir, "big");
+    DispatchReceipt big = dispatch(loopx, "c");
+    assertThat(big.outcome().failure()).contains(RunFailure.RESPONSE_TOO_LARGE);
+    List<Heard> spawned = heard(WorkerSpawned.class);
+    long large = ((WorkerSpawned) spawned.get(spawned.size() - 1).event()).pid();
+    WorkerRetired third = (WorkerRetired) awaitOne(WorkerRetired.class, large).event();
+    assertThat(third.reason()).isEqualTo(WorkerRetireReason.RESPONSE_TOO_LARGE);
+    assertThat(log.at(Level.WARNING)).anyMatch(l -> l.contains(" retired (response_too_large) "));
     assertThat(heard(WorkerCrashed.class)).isEmpty();
   }
 
