@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * number of progress lines plus a seeded random delay (the seed is printed); where a kill landed is
  * read from the last line the child printed before it died.
  *
- * <p>Counts: {@code -Dloopx.reliability.crashKillsPerStep} (default 20), {@code
- * -Dloopx.reliability.randomKills} (default 100), {@code -Dloopx.reliability.seed}, {@code
+ * <p>Counts: {@code -Dloopx.reliability.crashKillsPerStep} (default 10), {@code
+ * -Dloopx.reliability.randomKills} (default 50), {@code -Dloopx.reliability.seed}, {@code
  * -Dloopx.reliability.parallelism} (child JVMs at a time, default 2), {@code
  * -Dloopx.reliability.cds=false} (children without the class-data archive, see {@link ChildJvm}).
  * The soak run is the profile {@code reliability} ({@code mvn -B verify -pl loopx-runtime -am
@@ -77,7 +77,7 @@ class StateCrashTest {
   @Test
   void killAtEachDurabilityStepLeavesTheStateBeforeOrAfterTheWrite(@TempDir Path tmp)
       throws InterruptedException {
-    int perStep = Reliability.count("crashKillsPerStep", 20);
+    int perStep = Reliability.count("crashKillsPerStep", 10);
     long started = System.nanoTime();
     List<Callable<Integer>> chains = new ArrayList<>();
     for (WriteStep step : WriteStep.values()) {
@@ -140,7 +140,7 @@ class StateCrashTest {
   @Test
   void randomKillsLeaveTheStateBeforeOrAfterTheInterruptedWrite(@TempDir Path tmp)
       throws InterruptedException {
-    int total = Reliability.count("randomKills", 100);
+    int total = Reliability.count("randomKills", 50);
     long seed = Reliability.seed();
     System.out.println("state-crash: random kills seed " + seed);
     int chainCount = Math.min(Reliability.parallelism(), Math.max(1, total));

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs the shaded {@code target/loopx.jar} as a child process ({@code ${java.home}/bin/java -jar}),
- * capturing stdout and stderr as UTF-8 through files (no pipe can fill up).
+ * with the class-data archive {@code loopx.jsa} beside it when there is one (as {@code bin/loopx}
+ * does), capturing stdout and stderr as UTF-8 through files (no pipe can fill up).
  */
 final class JarProcess {
   private final Path jar;
@@ -45,6 +46,12 @@ final class JarProcess {
     Path err = outputDir.resolve("run-" + n + ".err");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    Path archive = jar.resolveSibling("loopx.jsa");
+    if (Files.isRegularFile(archive)) {
+      // As the shipped launcher does: the class-data archive built beside the jar, if it maps.
+      command.add("-XX:SharedArchiveFile=" + archive);
+      command.add("-Xshare:auto");
+    }
     command.addAll(jvmOptions);
     command.add("-jar");
     command.add(jar.toString());
