@@ -53,7 +53,7 @@ public sealed interface LaunchTarget {
    * <p>Without a class path the child gets the host's code path (its module path entries, then its
    * class path entries). With one ({@code runtime.java_class_path}) exactly those jars and class
    * directories, resolved against the manifest's directory, form the child's class path, and every
-   * one of them is part of the runtime identity (docs/contract/manifest.md#launch-target).
+   * one of them is part of the runtime identity (docs/contract/manifest.md#java-class-path).
    *
    * @param className the binary class name, e.g. {@code io.loopx.samples.textstats.Main}
    * @param classPath the declared {@code java_class_path}: empty for the host's code path, else 1..
