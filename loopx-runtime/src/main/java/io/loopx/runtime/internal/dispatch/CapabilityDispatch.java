@@ -93,6 +93,21 @@ public final class CapabilityDispatch {
    */
   public DispatchReceipt dispatch(
       DispatchRequest request, RunRequest input, Mode mode, CallDeadline deadline) {
+    for (int again = 0; ; again++) {
+      try {
+        return dispatchOnce(request, input, mode, deadline);
+      } catch (ExecuteTimeCheck.RevisionMoved moved) {
+        // An upgrade or rollback committed after the resolution: resolved again, on the new
+        // generation (a queued worker request is served by the new revision's pool).
+        if (again >= ExecuteTimeCheck.RevisionMoved.RESOLVE_AGAIN) {
+          throw moved;
+        }
+      }
+    }
+  }
+
+  private DispatchReceipt dispatchOnce(
+      DispatchRequest request, RunRequest input, Mode mode, CallDeadline deadline) {
     // Only the candidates of this capability (and a named provider) are checked for freshness.
     CapabilityRegistry generation = registry.apply(request.capabilityId(), request.providerId());
     Resolution resolution =
@@ -170,9 +185,16 @@ public final class CapabilityDispatch {
             .request(runtime, spec, request.extraArgs(), id, revision)
             .stdin(bound.stdin())
             .build();
-    ExecuteTimeCheck.require(store, id, revision, runtime, "dispatch");
     ProviderLaunch.Called called =
-        providers.call(runtime, spec, request.extraArgs(), id, revision, launch, deadline);
+        providers.call(
+            runtime,
+            spec,
+            request.extraArgs(),
+            id,
+            revision,
+            launch,
+            deadline,
+            () -> ExecuteTimeCheck.require(store, id, revision, runtime, "dispatch"));
     // A cancelled call still gets its checks after the run (file reads and a revoking write would
     // fail on an interrupted thread); the interrupt status is set again when it returns.
     boolean interrupted = Thread.interrupted();

@@ -96,19 +96,30 @@ public final class LifecycleEngine {
       } else {
         // The matching registry generation is published by the next reader (registry(), dispatch,
         // catalog), which re-reads the state anyway: several writes in a row compose it once.
-        observer.commit(
-            store, command.operation(), plan.changes(), Observer.statuses(packets), results);
         // Warm workers are bound to what was active: a lifecycle change retires them (every
         // written entry: disable and uninstall probe nothing, so they have no targets); an
-        // uninstall also forgets the extension's failed worker starts.
-        targets.forEach(t -> providers.retireWorkers(t.id()));
-        for (var change : plan.changes()) {
-          if (change.replacement().isEmpty()) {
-            providers.forgetWorkers(change.id());
-          } else {
-            providers.retireWorkers(change.id());
-          }
-        }
+        // uninstall also forgets the extension's failed worker starts. The commit and the retires
+        // are ordered with the workers' checks: no request frame is written in between.
+        observer.commit(
+            store,
+            command.operation(),
+            plan.changes(),
+            Observer.statuses(packets),
+            results,
+            write ->
+                providers.ordered(
+                    () -> {
+                      ActivationState written = write.get();
+                      targets.forEach(t -> providers.retireWorkers(t.id()));
+                      for (var change : plan.changes()) {
+                        if (change.replacement().isEmpty()) {
+                          providers.forgetWorkers(change.id());
+                        } else {
+                          providers.retireWorkers(change.id());
+                        }
+                      }
+                      return written;
+                    }));
       }
       // An executed probe that reported ready ends the workers' provider_unavailable.
       for (var packet : packets) {

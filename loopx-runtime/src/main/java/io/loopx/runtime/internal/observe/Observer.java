@@ -50,6 +50,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -109,6 +110,21 @@ public final class Observer {
       List<EntryChange> changes,
       Map<ExtensionId, DoctorStatus> doctor,
       List<LoopxEvent> before) {
+    return commit(store, operation, changes, doctor, before, Supplier::get);
+  }
+
+  /**
+   * As {@link #commit(ActivationStore, String, List, Map, List)}, the store's write made through
+   * {@code ordering} (which may hold a lock around it and act on its result before it returns);
+   * events are delivered after {@code ordering} returned.
+   */
+  public ActivationState commit(
+      ActivationStore store,
+      String operation,
+      List<EntryChange> changes,
+      Map<ExtensionId, DoctorStatus> doctor,
+      List<LoopxEvent> before,
+      Function<Supplier<ActivationState>, ActivationState> ordering) {
     JfrEvents.LifecycleWrite jfr = new JfrEvents.LifecycleWrite();
     jfr.begin();
     boolean sequenced = !listeners.isEmpty();
@@ -118,7 +134,7 @@ public final class Observer {
     ActivationState after;
     long ticket;
     try {
-      after = store.update(operation, changes);
+      after = ordering.apply(() -> store.update(operation, changes));
       ticket = sequenced ? tickets.getAndIncrement() : -1;
     } catch (RuntimeException e) {
       long failedTicket = sequenced ? tickets.getAndIncrement() : -1;

@@ -53,12 +53,26 @@ public final class ExecuteTimeCheck {
   /**
    * Requires that {@code record}'s active revision is {@code revision}.
    *
-   * @throws LoopxException {@code STATE_CONFLICT}
+   * @throws RevisionMoved {@code STATE_CONFLICT}
    */
   public static void requireRevision(ExtensionRecord record, Revision revision, String operation) {
     if (!record.activeRevision().equals(revision)) {
-      throw new LoopxException(
-          ErrorKind.STATE_CONFLICT, "extension state changed during " + operation + "; retry");
+      throw new RevisionMoved(operation);
+    }
+  }
+
+  /**
+   * Another revision became active after the call was resolved (an upgrade or rollback committed):
+   * the call is resolved again, a bounded number of times, before this reaches the caller.
+   */
+  public static final class RevisionMoved extends LoopxException {
+    private static final long serialVersionUID = 1L;
+
+    /** The most times a call is resolved again before {@code state_conflict} reaches its caller. */
+    public static final int RESOLVE_AGAIN = 2;
+
+    RevisionMoved(String operation) {
+      super(ErrorKind.STATE_CONFLICT, "extension state changed during " + operation + "; retry");
     }
   }
 }

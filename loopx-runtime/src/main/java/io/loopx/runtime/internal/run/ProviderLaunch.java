@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apiguardian.api.API;
 
 /**
@@ -83,12 +84,15 @@ public final class ProviderLaunch {
   public record Called(ProviderOutcome outcome, boolean executableMismatch, boolean warm) {}
 
   /**
-   * Runs a prepared call whose governance checks (the execute-time check included) have passed: on
-   * a warm worker of (id, revision, identity) when {@code spec} declares {@code [runtime.worker]},
-   * the launcher is LoopX's own, no extra arguments are given and the workers are not closed; else
-   * {@code oneShot} is started and classified (docs/contract/worker.md). Either way the call ends
-   * by the smaller of the manifest timeout and the caller's {@code deadline}: a one-shot launch
-   * gets that as its timeout (a deadline already past starts nothing and ends {@code timeout}).
+   * Runs a prepared call whose governance checks have passed: on a warm worker of (id, revision,
+   * identity) when {@code spec} declares {@code [runtime.worker]}, the launcher is LoopX's own, no
+   * extra arguments are given and the workers are not closed; else {@code oneShot} is started and
+   * classified (docs/contract/worker.md). {@code check} is the execute-time check: it runs right
+   * before the one-shot launch, or right before a worker is started for the call and before its
+   * frame is written, ordered with lifecycle commits ({@link #ordered}); what it throws propagates
+   * and nothing runs. Either way the call ends by the smaller of the manifest timeout and the
+   * caller's {@code deadline}: a one-shot launch gets that as its timeout (a deadline already past
+   * starts nothing and ends {@code timeout}).
    */
   public Called call(
       RuntimeResolution.Resolved runtime,
@@ -97,18 +101,27 @@ public final class ProviderLaunch {
       ExtensionId id,
       Revision revision,
       LaunchRequest oneShot,
-      CallDeadline deadline) {
+      CallDeadline deadline,
+      Runnable check) {
     if (spec.worker().isPresent() && extraArgs.isEmpty() && workers.isPresent()) {
       LaunchRequest start = workerLaunch(runtime, spec, id, revision);
       Optional<Workers.Outcome> outcome =
           workers
               .get()
               .call(
-                  id, revision, runtime.identity().value(), spec, start, oneShot.stdin(), deadline);
+                  id,
+                  revision,
+                  runtime.identity().value(),
+                  spec,
+                  start,
+                  oneShot.stdin(),
+                  deadline,
+                  check);
       if (outcome.isPresent()) {
         return new Called(outcome.get().outcome(), outcome.get().executableMismatch(), true);
       }
     }
+    check.run();
     Duration timeout = deadline.cap(oneShot.timeout());
     if (timeout.isZero()) {
       return new Called(
@@ -174,6 +187,14 @@ public final class ProviderLaunch {
   /** Forgets the failed worker starts of {@code id}: a doctor of it reported ready. */
   public void workersReady(ExtensionId id) {
     workers.ifPresent(w -> w.ready(id));
+  }
+
+  /**
+   * Runs {@code commit} (a lifecycle commit and the retires it causes) ordered with the warm
+   * workers' execute-time checks: no request frame is written while it runs.
+   */
+  public <T> T ordered(Supplier<T> commit) {
+    return workers.isPresent() ? workers.get().ordered(commit) : commit.get();
   }
 
   /** Retires the warm workers of {@code id} (a lifecycle change or a changed runtime). */

@@ -57,6 +57,19 @@ public final class StandaloneRun {
    * manifest timeout and {@code deadline}.
    */
   public RunReceipt run(ExtensionId id, RunRequest request, Mode mode, CallDeadline deadline) {
+    for (int again = 0; ; again++) {
+      try {
+        return runOnce(id, request, mode, deadline);
+      } catch (ExecuteTimeCheck.RevisionMoved moved) {
+        // An upgrade or rollback committed after the state was read: the run starts again on it.
+        if (again >= ExecuteTimeCheck.RevisionMoved.RESOLVE_AGAIN) {
+          throw moved;
+        }
+      }
+    }
+  }
+
+  private RunReceipt runOnce(ExtensionId id, RunRequest request, Mode mode, CallDeadline deadline) {
     byte[] stdin = request.providerInput();
     if (stdin.length > RunRequest.MAX_BYTES) {
       throw new LoopxException(
@@ -103,9 +116,16 @@ public final class StandaloneRun {
             .stdoutLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
             .stderrLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
             .build();
-    ExecuteTimeCheck.require(store, id, manifest.revision(), runtime, "run");
     ProviderLaunch.Called called =
-        providers.call(runtime, spec, List.of(), id, manifest.revision(), launch, deadline);
+        providers.call(
+            runtime,
+            spec,
+            List.of(),
+            id,
+            manifest.revision(),
+            launch,
+            deadline,
+            () -> ExecuteTimeCheck.require(store, id, manifest.revision(), runtime, "run"));
     // A cancelled run still gets its checks after the run (file reads and a revoking write would
     // fail on an interrupted thread); the interrupt status is set again when it returns.
     boolean interrupted = Thread.interrupted();

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,6 +53,7 @@ final class Worker {
   private final AtomicLong served = new AtomicLong();
   private final Object reports = new Object();
   private boolean announced; // guarded by reports
+  private boolean unwanted; // guarded by reports: ended before its spawn was announced, unheard
 
   // Guarded by the pool.
   int admitted;
@@ -86,7 +88,9 @@ final class Worker {
       /** The starting thread was interrupted. */
       CANCELLED,
       /** The process executed other bytes than the hashed file. */
-      MISMATCH
+      MISMATCH,
+      /** Its pool was retired while it started (a lifecycle change): it was killed unheard. */
+      RETIRED
     }
   }
 
@@ -94,14 +98,17 @@ final class Worker {
    * Starts the process and waits for its handshake within {@code timeout}; {@code callerBound} says
    * that {@code timeout} is shorter than the manifest's because of the caller's deadline (a
    * handshake missing at its end is then {@code timeout}, not a failed start); {@code life} hears
-   * of the worker from then on.
+   * of the worker from then on, unless {@code wanted} is false when the handshake arrived: then the
+   * worker is killed unheard (its pool was retired meanwhile) and the start is refused {@code
+   * worker_terminated}.
    */
   static Start start(
       LongLivedProcess.Start launched,
       ProtocolId protocol,
       Duration timeout,
       boolean callerBound,
-      WorkerEvents.Life life) {
+      WorkerEvents.Life life,
+      BooleanSupplier wanted) {
     if (launched instanceof LongLivedProcess.Start.NotStarted) {
       return new Start.Refused(
           new Reply.Failed(RunFailure.EXECUTION_FAILED), Optional.empty(), Start.Why.FAILED);
@@ -140,10 +147,17 @@ final class Worker {
       return new Start.Refused(new Reply.Failed(failure), Optional.of(process.stderrTail()), why);
     }
     synchronized (worker.reports) {
-      if (!worker.ended.get()) {
+      if (!wanted.getAsBoolean()) {
+        worker.unwanted = true;
+      } else if (!worker.ended.get()) {
         worker.announced = true;
         life.spawned(process.pid());
       }
+    }
+    if (worker.unwanted) {
+      worker.kill(WorkerRetireReason.LIFECYCLE);
+      return new Start.Refused(
+          new Reply.Failed(RunFailure.WORKER_TERMINATED), Optional.empty(), Start.Why.RETIRED);
     }
     return new Start.Ready(worker);
   }
@@ -181,19 +195,32 @@ final class Worker {
     return process.stderrTail();
   }
 
+  /** A request frame queued for the worker: its reply comes with {@link #await}. */
+  record Sent(String id, CompletableFuture<Reply> reply) {}
+
   /**
-   * Sends {@code request} and waits for its reply up to {@code timeout}; a timeout kills the worker
-   * (this request ends {@code timeout}, the others in flight {@code worker_terminated}).
+   * Queues the frame of {@code request} for the writer thread (a dead worker's request is answered
+   * {@code worker_terminated} at once). The pool orders this call with lifecycle commits.
    */
-  Reply call(byte[] request, Duration timeout) {
+  Sent send(byte[] request) {
     String id = Long.toString(nextId.incrementAndGet());
     CompletableFuture<Reply> reply = new CompletableFuture<>();
     inFlight.put(id, reply);
     if (dead) {
       inFlight.remove(id);
-      return new Reply.Failed(RunFailure.WORKER_TERMINATED);
+      reply.complete(new Reply.Failed(RunFailure.WORKER_TERMINATED));
+    } else {
+      outbox.add(WorkerFrames.request(id, request));
     }
-    outbox.add(WorkerFrames.request(id, request));
+    return new Sent(id, reply);
+  }
+
+  /**
+   * Waits up to {@code timeout} for the reply to {@code sent}; a timeout kills the worker (this
+   * request ends {@code timeout}, the others in flight {@code worker_terminated}).
+   */
+  Reply await(Sent sent, Duration timeout) {
+    CompletableFuture<Reply> reply = sent.reply();
     boolean interrupted = false;
     try {
       long deadline = System.nanoTime() + timeout.toNanos();
@@ -214,7 +241,7 @@ final class Worker {
         }
       }
     } finally {
-      inFlight.remove(id);
+      inFlight.remove(sent.id());
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
@@ -267,6 +294,9 @@ final class Worker {
   /** Reports how the worker ended: {@code reason} null for a crash. */
   private void reportEnd(@Nullable WorkerRetireReason reason, OptionalInt exit) {
     synchronized (reports) {
+      if (unwanted) {
+        return;
+      }
       if (!announced) {
         life.crashed(process.pid(), exit, RunFailure.WORKER_HANDSHAKE_FAILED, served.get());
       } else if (reason == null) {

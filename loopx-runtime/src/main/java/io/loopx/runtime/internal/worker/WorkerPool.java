@@ -91,9 +91,10 @@ final class WorkerPool {
 
   /**
    * Admits one request before {@code deadline} ({@link System#nanoTime()}); {@code callerBound}
-   * says that the caller's deadline, not the manifest timeout, set it.
+   * says that the caller's deadline, not the manifest timeout, set it. {@code beforeStart} runs
+   * right before a worker is started for the request; what it throws propagates (nothing started).
    */
-  Admission admit(long deadline, boolean callerBound) {
+  Admission admit(long deadline, boolean callerBound, Runnable beforeStart) {
     boolean queued = false;
     synchronized (this) {
       try {
@@ -143,11 +144,18 @@ final class WorkerPool {
       if (early != null) {
         return early;
       }
+      beforeStart.run();
       long left = deadline - System.nanoTime();
       boolean cut = callerBound && left < timeout.toNanos();
       WorkerEvents.Life life = events.starting(key.id(), key.revision());
       start =
-          Worker.start(launcher.get(), protocol, Duration.ofNanos(Math.max(0, left)), cut, life);
+          Worker.start(
+              launcher.get(),
+              protocol,
+              Duration.ofNanos(Math.max(0, left)),
+              cut,
+              life,
+              this::notRetired);
     } finally {
       if (start == null) {
         synchronized (this) {
@@ -160,6 +168,9 @@ final class WorkerPool {
       starting--;
       notifyAll();
       if (start instanceof Worker.Start.Refused refused) {
+        if (refused.why() == Worker.Start.Why.RETIRED) {
+          return new Admission.Retired();
+        }
         if (refused.why() == Worker.Start.Why.FAILED) {
           health.failedStart();
         }
@@ -206,6 +217,10 @@ final class WorkerPool {
   private static Admission cancelled() {
     return new Admission.Refused(
         new Reply.Failed(io.loopx.runtime.run.RunFailure.CANCELLED), Optional.empty());
+  }
+
+  private synchronized boolean notRetired() {
+    return !retired;
   }
 
   /** Returns how many requests wait for a slot (for tests). */

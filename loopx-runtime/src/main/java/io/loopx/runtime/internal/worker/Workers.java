@@ -26,6 +26,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -33,10 +36,12 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The warm workers of one {@code Loopx} (docs/contract/worker.md): one {@link WorkerPool} per
- * (extension, revision, runtime identity). A request for an extension retires every pool of that
- * extension with another key first, so no request ever runs on a worker of another revision or
- * identity; lifecycle changes retire the extension's pools through {@link #retire}. {@link #close}
- * retires everything and returns when no worker is left. Thread-safe.
+ * (extension, revision, runtime identity). Every request passes the caller's execute-time check
+ * right before its frame is queued, and every worker start right before it is started; both under
+ * the read side of one lock whose write side holds each lifecycle commit ({@link #ordered}) and the
+ * retires it causes. So a request whose frame is written after a commit returned saw that commit,
+ * and a pool whose key the check refuses is retired at once and never starts a worker. {@link
+ * #close} retires everything and returns when no worker is left. Thread-safe.
  */
 @API(status = API.Status.INTERNAL, since = "0.2")
 public final class Workers implements AutoCloseable {
@@ -63,6 +68,7 @@ public final class Workers implements AutoCloseable {
             t.setDaemon(true);
             return t;
           });
+  private final ReadWriteLock order = new ReentrantReadWriteLock();
   private volatile boolean closed;
   private volatile boolean reaping;
 
@@ -90,10 +96,14 @@ public final class Workers implements AutoCloseable {
    * Runs {@code request} (the bound request, as a one-shot provider would read it on stdin) on a
    * worker of (id, revision, identity), started from {@code launch} (the one-shot launch with the
    * worker args appended) if none is free; empty once this is closed (the caller runs one-shot).
-   * The caller has done every governance check, the execute-time check included. The request ends
-   * by the smaller of the manifest timeout and the caller's {@code callDeadline}.
+   * {@code check} is the execute-time check of the call (it throws when the extension is no longer
+   * enabled, the revision no longer active or the identity no longer proven): it runs right before
+   * a worker is started for the request and right before the request's frame is queued, ordered
+   * with lifecycle commits; when it throws, the pool of this key is retired and the exception
+   * propagates. The request ends by the smaller of the manifest timeout and the caller's {@code
+   * callDeadline}.
    *
-   * @throws LoopxException {@code PROVIDER_UNAVAILABLE} after {@value
+   * @throws LoopxException what {@code check} throws; {@code PROVIDER_UNAVAILABLE} after {@value
    *     StartHealth#UNAVAILABLE_AFTER} failed starts in a row (until a doctor reports ready);
    *     {@code PROVIDER_BUSY} when the queue is full or no slot comes free in time
    */
@@ -104,7 +114,8 @@ public final class Workers implements AutoCloseable {
       RuntimeSpec spec,
       LaunchRequest launch,
       byte[] request,
-      CallDeadline callDeadline) {
+      CallDeadline callDeadline,
+      Runnable check) {
     WorkerSpec workerSpec = spec.worker().orElseThrow();
     WorkerKey key = new WorkerKey(id, revision, identity);
     Duration manifestTimeout = Duration.ofSeconds(spec.timeoutSeconds());
@@ -115,6 +126,13 @@ public final class Workers implements AutoCloseable {
       // The caller's deadline is already past: nothing is started or sent (a warm worker stays).
       return Optional.of(new Outcome(failed(RunFailure.TIMEOUT, null), false));
     }
+    Runnable gate =
+        () ->
+            whileNoCommit(
+                () -> {
+                  checked(key, check);
+                  return null;
+                });
     StartHealth starts = health.computeIfAbsent(id, k -> new StartHealth());
     while (true) {
       if (closed) {
@@ -147,9 +165,12 @@ public final class Workers implements AutoCloseable {
                       starts,
                       events));
       startReaper();
-      WorkerPool.Admission admission = pool.admit(deadline, callerBound);
+      WorkerPool.Admission admission = pool.admit(deadline, callerBound, gate);
       if (admission instanceof WorkerPool.Admission.Retired) {
         pools.remove(key, pool);
+        // Retired by a lifecycle change while this request waited: a pool of the same key is made
+        // again only when the check still passes (a doctor's retire, not a disable or upgrade).
+        gate.run();
         continue;
       }
       if (admission instanceof WorkerPool.Admission.Busy) {
@@ -183,8 +204,14 @@ public final class Workers implements AutoCloseable {
       }
       Worker worker = ((WorkerPool.Admission.Admitted) admission).worker();
       try {
+        Worker.Sent sent =
+            whileNoCommit(
+                () -> {
+                  checked(key, check);
+                  return worker.send(request);
+                });
         Reply reply =
-            worker.call(request, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            worker.await(sent, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         if (reply instanceof Reply.Answered) {
           starts.answered();
         } else if (worker.reportBreak()) {
@@ -198,6 +225,42 @@ public final class Workers implements AutoCloseable {
       } finally {
         pool.release(worker);
       }
+    }
+  }
+
+  /**
+   * Runs {@code commit} (a lifecycle commit and the retires it causes) while no request frame is
+   * queued and no worker start is decided: a request checked after it returns sees its effect.
+   */
+  public <T> T ordered(Supplier<T> commit) {
+    order.writeLock().lock();
+    try {
+      return commit.get();
+    } finally {
+      order.writeLock().unlock();
+    }
+  }
+
+  /** Runs {@code step} while no {@link #ordered} commit runs. */
+  private <T> T whileNoCommit(Supplier<T> step) {
+    order.readLock().lock();
+    try {
+      return step.get();
+    } finally {
+      order.readLock().unlock();
+    }
+  }
+
+  /** Runs {@code check}; when it throws, retires the pool of {@code key}: it is no longer valid. */
+  private void checked(WorkerKey key, Runnable check) {
+    try {
+      check.run();
+    } catch (RuntimeException e) {
+      WorkerPool stale = pools.remove(key);
+      if (stale != null) {
+        stale.retire(WorkerRetireReason.LIFECYCLE);
+      }
+      throw e;
     }
   }
 
@@ -254,7 +317,8 @@ public final class Workers implements AutoCloseable {
             spec.protocol(),
             timeout,
             false,
-            WorkerEvents.Life.NONE); // a doctor's check, not a pool's worker: no events
+            WorkerEvents.Life.NONE, // a doctor's check, not a pool's worker: no events
+            () -> true);
     if (start instanceof Worker.Start.Ready ready) {
       byte[] stderr = ready.worker().stderrTail();
       ready.worker().stop(WorkerPool.STOP_PATIENCE, WorkerRetireReason.LIFECYCLE);

@@ -50,7 +50,8 @@ class WorkersForgetTest {
               spec,
               launch,
               "{}".getBytes(StandardCharsets.UTF_8),
-              CallDeadline.none());
+              CallDeadline.none(),
+              () -> {});
       assertThat(outcome).isPresent();
       assertThat(outcome.get().outcome().status().wireName()).isNotEqualTo("succeeded");
       assertThat(workers.countsStarts(ID)).isTrue();
