@@ -124,6 +124,9 @@ public final class Loopx implements AutoCloseable {
     // Run and dispatch write only to revoke a changed runtime's identity: observed like commands.
     ActivationStore observed = observer.writingThrough(store);
     this.providers = providers;
+    // Workers of a revision that another process or host disabled, replaced or uninstalled are
+    // retired within a second (docs/contract/worker.md#changes-made-elsewhere).
+    providers.watchState(store::read);
     this.catalog = new CatalogPublisher(store, freshness, VERSION, b.builtins);
     this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog, observer);
     this.standaloneRun = new StandaloneRun(observed, freshness, providers);

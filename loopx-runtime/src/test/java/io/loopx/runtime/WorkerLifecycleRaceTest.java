@@ -14,6 +14,7 @@ import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.events.LoopxEvent;
 import io.loopx.runtime.events.WorkerSpawned;
+import io.loopx.runtime.internal.state.Reliability;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,12 +22,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,20 +39,50 @@ import org.junit.jupiter.api.io.TempDir;
  * an uninstall or an upgrade executes on the same {@code Loopx}. A finishes on its worker; B and C
  * never run on the old revision; no worker of the old revision is spawned after the commit; nothing
  * of it is alive once A ended.
+ *
+ * <p>Count: {@code -Dloopx.reliability.lifecycleRaces} rounds of each scenario (default 1; the
+ * {@code reliability} profile runs 40), each on a fresh root; the tally (rounds, requests served by
+ * the old revision after the commit, which must be 0) goes to {@code
+ * target/reliability/lifecycle-races.txt}.
  */
 class WorkerLifecycleRaceTest {
   private static final Duration SAFETY = Duration.ofSeconds(30);
   private static final Object COMMITTED = new Object();
+  private static final int ROUNDS = Reliability.count("lifecycleRaces", 1);
+  private static final Map<String, Integer> TALLY = new TreeMap<>();
 
-  @TempDir Path tmp;
-  private final DispatchTest host = new DispatchTest();
+  @TempDir Path base;
   private final List<Object> timeline = new ArrayList<>();
+  private Path tmp;
   private Loopx loopx;
   private Path dir;
 
-  @BeforeEach
-  void setUp() throws IOException {
-    host.tmp = tmp;
+  @AfterAll
+  static void report() {
+    synchronized (TALLY) {
+      String summary =
+          "lifecycle vs queue races: "
+              + TALLY
+              + " (served on the old revision after"
+              + " the commit: 0 in every round, else the round failed)";
+      System.out.println(summary);
+      Reliability.report("lifecycle-races.txt", List.of(summary));
+    }
+  }
+
+  private static void tally(String scenario) {
+    synchronized (TALLY) {
+      TALLY.merge(scenario, 1, Integer::sum);
+    }
+  }
+
+  /** Starts round {@code round}: a fresh root, package and {@code Loopx}. */
+  private void setUp(int round) throws IOException {
+    if (loopx != null) {
+      loopx.close();
+    }
+    timeline.clear();
+    tmp = base.resolve("round-" + round);
     dir = tmp.resolve("warm");
     WorkerFixture.write(dir, "1.0.0", 30, "[runtime.worker]\nmax_processes = 1\n");
     loopx =
@@ -66,7 +98,9 @@ class WorkerLifecycleRaceTest {
 
   @AfterEach
   void close() {
-    loopx.close();
+    if (loopx != null) {
+      loopx.close();
+    }
   }
 
   private void heard(LoopxEvent event) {
@@ -135,6 +169,14 @@ class WorkerLifecycleRaceTest {
   @Test
   void afterADisableQueuedRequestsEndExtensionDisabledAndNothingOfTheOldPoolRuns()
       throws Exception {
+    for (int round = 0; round < ROUNDS; round++) {
+      setUp(round);
+      disableRound();
+      tally("disable");
+    }
+  }
+
+  private void disableRound() throws Exception {
     Revision old = loopx.list().extensions().get(0).activeRevision();
     List<CompletableFuture<DispatchReceipt>> calls =
         raceAgainst(l -> l.disable(WorkerFixture.ID, Mode.EXECUTE));
@@ -152,6 +194,14 @@ class WorkerLifecycleRaceTest {
 
   @Test
   void afterAnUninstallByAnotherLoopxQueuedRequestsEndNotInstalled() throws Exception {
+    for (int round = 0; round < ROUNDS; round++) {
+      setUp(round);
+      uninstallRound();
+      tally("uninstall_elsewhere");
+    }
+  }
+
+  private void uninstallRound() throws Exception {
     // An operator's disable and uninstall through another Loopx on the same root (the CLI's path):
     // this Loopx hears of neither, so B and C stay queued until A ends; the check right before
     // their frames sees the uninstall.
@@ -182,6 +232,14 @@ class WorkerLifecycleRaceTest {
 
   @Test
   void afterAnUpgradeQueuedRequestsAreServedByTheNewRevision() throws Exception {
+    for (int round = 0; round < ROUNDS; round++) {
+      setUp(round);
+      upgradeRound();
+      tally("upgrade");
+    }
+  }
+
+  private void upgradeRound() throws Exception {
     Revision old = loopx.list().extensions().get(0).activeRevision();
     List<CompletableFuture<DispatchReceipt>> calls =
         raceAgainst(

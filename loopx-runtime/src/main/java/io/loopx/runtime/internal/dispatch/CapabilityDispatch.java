@@ -176,9 +176,21 @@ public final class CapabilityDispatch {
       DispatchRequest request,
       EnvelopeBinder.Bound bound,
       CallDeadline deadline) {
-    ExtensionRecord record = ExtensionRecords.requireEnabled(currentRecord(id));
-    ExecuteTimeCheck.requireRevision(record, revision, "dispatch");
-    RuntimeResolution.Resolved runtime = freshness.requireFresh(record);
+    ExtensionRecord record;
+    RuntimeResolution.Resolved runtime;
+    try {
+      record = ExtensionRecords.requireEnabled(currentRecord(id));
+      ExecuteTimeCheck.requireRevision(record, revision, "dispatch");
+      runtime = freshness.requireFresh(record);
+    } catch (LoopxException e) {
+      if (e.kind() == ErrorKind.EXTENSION_DISABLED
+          || e.kind() == ErrorKind.NOT_INSTALLED
+          || e.kind() == ErrorKind.DOCTOR_STALE) {
+        // Changed elsewhere (another process or host): its workers go now, not at the next watch.
+        providers.retireWorkers(id);
+      }
+      throw e;
+    }
     RuntimeSpec spec = record.active().manifest().runtime().orElseThrow();
     LaunchRequest launch =
         providers

@@ -16,6 +16,7 @@ import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
 import io.loopx.runtime.run.ProviderOutcome;
+import io.loopx.runtime.state.ActivationState;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -205,6 +206,14 @@ public final class ProviderLaunch {
   /** Retires the warm workers of {@code id} and forgets its failed starts (an uninstall). */
   public void forgetWorkers(ExtensionId id) {
     workers.ifPresent(w -> w.forget(id));
+  }
+
+  /**
+   * Lets the warm workers watch the committed state through {@code state} (see {@link
+   * Workers#watch}).
+   */
+  public void watchState(Supplier<ActivationState> state) {
+    workers.ifPresent(w -> w.watch(state));
   }
 
   /** Returns the warm workers, when this launch path can start them. */

@@ -14,6 +14,8 @@ import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunFailure;
 import io.loopx.runtime.run.RunStatus;
+import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.ExtensionRecord;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +50,9 @@ public final class Workers implements AutoCloseable {
   /** How long {@link #close} lets requests in flight finish before it kills their workers. */
   public static final Duration CLOSE_DRAIN = Duration.ofSeconds(5);
 
+  /** How often the state is read while workers live, to retire those changed elsewhere. */
+  public static final Duration WATCH_INTERVAL = Duration.ofSeconds(1);
+
   private final OsProcessLauncher launcher;
   private final boolean keepStderr;
   private final WorkerEvents events;
@@ -69,6 +74,8 @@ public final class Workers implements AutoCloseable {
             return t;
           });
   private final ReadWriteLock order = new ReentrantReadWriteLock();
+  private volatile @Nullable Supplier<ActivationState> watched;
+  private @Nullable ActivationState lastWatched; // only the reaper thread
   private volatile boolean closed;
   private volatile boolean reaping;
 
@@ -408,6 +415,57 @@ public final class Workers implements AutoCloseable {
       }
       reaping = true;
       reaper.scheduleWithFixedDelay(this::reap, 250, 250, TimeUnit.MILLISECONDS);
+      long watch = WATCH_INTERVAL.toMillis();
+      reaper.scheduleWithFixedDelay(this::watch, watch, watch, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Watches the committed state through {@code state} while workers live: every {@link
+   * #WATCH_INTERVAL} the reaper thread (there is one only once a pool was made) reads it and
+   * retires the pools that it no longer backs (a change committed by another process or host). The
+   * read is the store's own: one {@code stat} for an unchanged state file, one generation query for
+   * PostgreSQL. A read that fails retires nothing: the check before each frame refuses every
+   * request meanwhile.
+   */
+  public void watch(Supplier<ActivationState> state) {
+    this.watched = state;
+  }
+
+  private void watch() {
+    Supplier<ActivationState> source = watched;
+    if (source == null || pools.isEmpty()) {
+      return;
+    }
+    ActivationState state;
+    try {
+      state = source.get();
+    } catch (RuntimeException e) {
+      return;
+    }
+    if (state != lastWatched) {
+      lastWatched = state;
+      reconcile(state);
+    }
+  }
+
+  /**
+   * Retires every pool whose key {@code state} no longer backs: its extension uninstalled or
+   * disabled, another revision active, or the identity no longer proven.
+   */
+  void reconcile(ActivationState state) {
+    for (WorkerPool pool : new ArrayList<>(pools.values())) {
+      WorkerKey key = pool.key();
+      boolean backed =
+          state
+              .get(key.id())
+              .filter(ExtensionRecord::enabled)
+              .filter(r -> r.activeRevision().equals(key.revision()))
+              .filter(r -> r.proofCovers(key.identity()))
+              .isPresent();
+      if (!backed && pools.remove(key, pool)) {
+        pool.retire(WorkerRetireReason.LIFECYCLE);
+      }
     }
   }
 
