@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * within 2 s, with no request on the worker's host (its watch reads the state once a second).
  *
  * <p>Count: {@code -Dloopx.reliability.remoteRetires} (default 6; the {@code reliability} profile
- * runs 300): changes committed by a second {@code Loopx} on the same root, cycling disable, upgrade
+ * runs 100): changes committed by a second {@code Loopx} on the same root, cycling disable, upgrade
  * and disable + uninstall; the time from the commit's return to the worker's exit is written to
  * {@code target/reliability/remote-retire.txt} (p50, p99, max).
  */
