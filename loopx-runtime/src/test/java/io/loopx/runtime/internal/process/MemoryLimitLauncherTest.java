@@ -90,6 +90,57 @@ class MemoryLimitLauncherTest {
         .isInstanceOf(io.loopx.api.InvalidValueException.class);
   }
 
+  @Test
+  void theProviderSitsInAMemoryCgroupOfItsOwnWithMemoryAndSwapLimitedTogether() {
+    assumeTrue(Cgroups.locate().memory().isPresent(), "no cgroup v1 memory hierarchy here");
+    String script =
+        "import os\n"
+            + "path = [l.split(':', 2)[2].strip() for l in open('/proc/self/cgroup')\n"
+            + "        if 'memory' in l.split(':', 2)[1].split(',')][0]\n"
+            + "d = '/sys/fs/cgroup/memory' + path\n"
+            + "def read(n):\n"
+            + "    p = os.path.join(d, n)\n"
+            + "    return open(p).read().strip() if os.path.exists(p) else 'absent'\n"
+            + "print(os.path.basename(path), read('memory.limit_in_bytes'),"
+            + " read('memory.memsw.limit_in_bytes'))\n";
+    LaunchResult result =
+        launcher.launch(
+            LaunchRequestBuilder.of(List.of("python3", "-c", script))
+                .environment(ENV)
+                .timeout(Duration.ofSeconds(30))
+                .memoryLimit(LIMIT)
+                .build());
+    assertThat(result.exitedWithZero()).as(result.toString()).isTrue();
+    String[] seen =
+        new String(result.stdout(), java.nio.charset.StandardCharsets.UTF_8).trim().split(" ");
+    assertThat(seen[0]).startsWith(CallCgroup.name(""));
+    assertThat(seen[1]).isEqualTo(Long.toString(LIMIT));
+    assertThat(seen[2]).isIn(Long.toString(LIMIT), "absent");
+    assertThat(leftCgroups()).isEmpty();
+  }
+
+  @Test
+  void theMemoryHierarchyIsFoundInMountinfo(@org.junit.jupiter.api.io.TempDir Path root)
+      throws IOException {
+    Files.createDirectories(root.resolve("memory/m/n"));
+    Cgroups.Placement placement =
+        Cgroups.locate(
+            List.of("40 31 0:37 / " + root + "/memory rw - cgroup cgroup rw,memory"),
+            List.of("4:memory:/m/n", "0::/"));
+    assertThat(placement.memory()).contains(root.resolve("memory/m/n"));
+  }
+
+  @Test
+  void theOomKillCounterIsReadFromAFlatKeyedFile(@org.junit.jupiter.api.io.TempDir Path root)
+      throws IOException {
+    Path events = root.resolve("memory.events");
+    Files.writeString(events, "low 0\nhigh 0\nmax 4\noom 1\noom_kill 2\noom_group_kill 0\n");
+    assertThat(CallCgroup.counter(events, "oom_kill")).isEqualTo(2);
+    assertThat(CallCgroup.counter(events, "oom")).isEqualTo(1);
+    Files.writeString(events, "oom_kill_disable 0\nunder_oom 0\n");
+    assertThat(CallCgroup.counter(events, "oom_kill")).isEqualTo(-1);
+  }
+
   /** The call cgroups of this JVM left in its memory cgroup (v1) or its own cgroup (v2). */
   private static List<Path> leftCgroups() {
     Cgroups.Placement placement = Cgroups.locate();
