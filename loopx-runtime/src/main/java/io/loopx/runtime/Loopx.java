@@ -120,7 +120,8 @@ public final class Loopx implements AutoCloseable {
             b.providerEnvironment.filter(b.hostEnvironment),
             environment.searchPath(),
             b.providerStderrTail,
-            observer.workerEvents());
+            observer.workerEvents(),
+            b.providerMemoryLimit);
     // Run and dispatch write only to revoke a changed runtime's identity: observed like commands.
     ActivationStore observed = observer.writingThrough(store);
     this.providers = providers;
@@ -401,6 +402,7 @@ public final class Loopx implements AutoCloseable {
     private final List<BuiltinContribution> builtins = new ArrayList<>();
     private Optional<ProcessLauncher> launcher = Optional.empty();
     private int providerPidsLimit = OsProcessLauncher.DEFAULT_PIDS_LIMIT;
+    private long providerMemoryLimit = OsProcessLauncher.DEFAULT_MEMORY_LIMIT;
     private RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
     private Map<String, String> hostEnvironment = System.getenv();
     private boolean hostEnvironmentGiven;
@@ -484,6 +486,35 @@ public final class Loopx implements AutoCloseable {
     public Builder providerPidsLimit(int limit) {
       OsProcessLauncher.builder().pidsLimit(limit);
       this.providerPidsLimit = limit;
+      return this;
+    }
+
+    /**
+     * Limits each provider call and each warm worker process to {@code bytes} of memory (and of
+     * memory plus swap), where the launcher has a writable memory cgroup (docs/contract/run.md,
+     * "Memory limit"); default 1 GiB. A manifest's {@code runtime.memory_mb} may ask for less,
+     * never more. A process that crosses it is killed by the kernel and the call ends {@code
+     * memory_limit}. No effect without a writable memory controller (receipts then say {@code
+     * memory_limit_bytes: null}); a host {@link #processLauncher} applies it only when it says it
+     * {@linkplain ProcessLauncher#limitsMemory() limits memory}.
+     *
+     * @throws io.loopx.api.InvalidValueException when {@code bytes} is not in 16 MiB..64 GiB
+     *     (16,777,216..68,719,476,736)
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+    public Builder providerMemoryLimit(long bytes) {
+      if (bytes < OsProcessLauncher.MIN_MEMORY_LIMIT
+          || bytes > OsProcessLauncher.MAX_MEMORY_LIMIT) {
+        throw new InvalidValueException(
+            "provider memory limit",
+            Long.toString(bytes),
+            "must be "
+                + OsProcessLauncher.MIN_MEMORY_LIMIT
+                + ".."
+                + OsProcessLauncher.MAX_MEMORY_LIMIT
+                + " bytes (16 MiB..64 GiB)");
+      }
+      this.providerMemoryLimit = bytes;
       return this;
     }
 

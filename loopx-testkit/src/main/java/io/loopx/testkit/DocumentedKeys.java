@@ -37,6 +37,7 @@ public final class DocumentedKeys {
           "failure_kind",
           "external_writes_performed",
           "containment",
+          "memory_limit_bytes",
           "exit_code",
           "stderr_tail",
           "entrypoint_lookup");
@@ -146,7 +147,8 @@ public final class DocumentedKeys {
           "provider_result",
           "stderr_tail",
           "input_schema_version",
-          "containment");
+          "containment",
+          "memory_limit_bytes");
 
   /** A dispatch receipt ({@code loopx_capability_dispatch_v0}). */
   public static final List<String> DISPATCH =
@@ -165,7 +167,8 @@ public final class DocumentedKeys {
           "exit_code",
           "provider_result",
           "stderr_tail",
-          "containment");
+          "containment",
+          "memory_limit_bytes");
 
   /** An activation check ({@code loopx_extension_activation_v0}). */
   public static final List<String> ACTIVATION_CHECK =

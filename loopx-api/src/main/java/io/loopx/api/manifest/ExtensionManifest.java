@@ -138,6 +138,9 @@ public record ExtensionManifest(
       ArrayNode required = r.putArray("required_permissions");
       rt.requiredPermissions().forEach(p -> required.add(p.value()));
       r.put("timeout_seconds", rt.timeoutSeconds());
+      if (rt.memoryMb().isPresent()) {
+        r.put("memory_mb", rt.memoryMb().getAsInt());
+      }
       if (rt.worker().isPresent()) {
         WorkerSpec w = rt.worker().get();
         ObjectNode worker = r.putObject("worker");

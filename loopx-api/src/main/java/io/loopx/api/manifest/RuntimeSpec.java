@@ -6,6 +6,7 @@ import io.loopx.api.ProtocolId;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.apiguardian.api.API;
 
 /**
@@ -20,6 +21,10 @@ import org.apiguardian.api.API;
  * @param requiredPermissions permissions the runtime requires (a subset of the manifest's)
  * @param timeoutSeconds the run and probe timeout, 1..120 (per request for a worker)
  * @param worker the {@code [runtime.worker]} table, when the provider can run as a warm worker
+ * @param memoryMb the optional {@code memory_mb}: the most memory, in MiB ({@value
+ *     #MIN_MEMORY_MB}..{@value #MAX_MEMORY_MB}), that one call or one worker process of this
+ *     provider may use where the host can limit memory; the host's own limit caps it
+ *     (docs/contract/run.md#memory-limit)
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record RuntimeSpec(
@@ -29,14 +34,24 @@ public record RuntimeSpec(
     List<String> doctorArgs,
     List<Permission> requiredPermissions,
     int timeoutSeconds,
-    @API(status = API.Status.EXPERIMENTAL, since = "0.2") Optional<WorkerSpec> worker) {
+    @API(status = API.Status.EXPERIMENTAL, since = "0.2") Optional<WorkerSpec> worker,
+    @API(status = API.Status.EXPERIMENTAL, since = "0.3") OptionalInt memoryMb) {
   /** The default {@code timeout_seconds}. */
   public static final int DEFAULT_TIMEOUT_SECONDS = 30;
 
   /** The largest allowed {@code timeout_seconds}. */
   public static final int MAX_TIMEOUT_SECONDS = 120;
 
+  /** The smallest allowed {@code memory_mb}. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  public static final int MIN_MEMORY_MB = 16;
+
+  /** The largest allowed {@code memory_mb} (64 GiB). */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  public static final int MAX_MEMORY_MB = 65_536;
+
   /** Validates and defensively copies. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
   public RuntimeSpec {
     Objects.requireNonNull(protocol, "protocol");
     Objects.requireNonNull(launchTarget, "launchTarget");
@@ -48,6 +63,34 @@ public record RuntimeSpec(
           "runtime.timeout_seconds", Integer.toString(timeoutSeconds), "must be 1..120");
     }
     Objects.requireNonNull(worker, "worker");
+    Objects.requireNonNull(memoryMb, "memoryMb");
+    if (memoryMb.isPresent()
+        && (memoryMb.getAsInt() < MIN_MEMORY_MB || memoryMb.getAsInt() > MAX_MEMORY_MB)) {
+      throw new InvalidValueException(
+          "runtime.memory_mb",
+          Integer.toString(memoryMb.getAsInt()),
+          "must be " + MIN_MEMORY_MB + ".." + MAX_MEMORY_MB);
+    }
+  }
+
+  /** Creates a runtime without {@code memory_mb}. */
+  public RuntimeSpec(
+      ProtocolId protocol,
+      LaunchTarget launchTarget,
+      List<String> args,
+      List<String> doctorArgs,
+      List<Permission> requiredPermissions,
+      int timeoutSeconds,
+      Optional<WorkerSpec> worker) {
+    this(
+        protocol,
+        launchTarget,
+        args,
+        doctorArgs,
+        requiredPermissions,
+        timeoutSeconds,
+        worker,
+        OptionalInt.empty());
   }
 
   /** Creates a runtime without a {@code [runtime.worker]} table (a one-shot provider). */
@@ -65,14 +108,36 @@ public record RuntimeSpec(
         doctorArgs,
         requiredPermissions,
         timeoutSeconds,
-        Optional.empty());
+        Optional.empty(),
+        OptionalInt.empty());
   }
 
   /** Returns this runtime with {@code worker} as its {@code [runtime.worker]} table. */
   @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public RuntimeSpec withWorker(Optional<WorkerSpec> worker) {
     return new RuntimeSpec(
-        protocol, launchTarget, args, doctorArgs, requiredPermissions, timeoutSeconds, worker);
+        protocol,
+        launchTarget,
+        args,
+        doctorArgs,
+        requiredPermissions,
+        timeoutSeconds,
+        worker,
+        memoryMb);
+  }
+
+  /** Returns this runtime with {@code memoryMb} as its {@code memory_mb}. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  public RuntimeSpec withMemoryMb(OptionalInt memoryMb) {
+    return new RuntimeSpec(
+        protocol,
+        launchTarget,
+        args,
+        doctorArgs,
+        requiredPermissions,
+        timeoutSeconds,
+        worker,
+        memoryMb);
   }
 
   /** Returns whether a doctor probe is configured ({@code doctor_args} is not empty). */

@@ -11,6 +11,7 @@ import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunStatus;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -30,6 +31,11 @@ import tools.jackson.databind.node.ObjectNode;
  * @param containment how the provider's processes were contained ({@code containment}); empty
  *     ({@code null}) for a preview, an in-process built-in, and a host {@link
  *     io.loopx.runtime.process.ProcessLauncher} that does not say
+ * @param memoryLimitBytes the memory limit that applied to the provider's processes in bytes
+ *     ({@code memory_limit_bytes}, docs/contract/run.md#memory-limit); empty ({@code null}) for a
+ *     preview, an in-process built-in, and when no limit applied (no writable memory controller, or
+ *     a host launcher that does not {@linkplain
+ *     io.loopx.runtime.process.ProcessLauncher#limitsMemory() limit memory})
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record DispatchReceipt(
@@ -40,12 +46,14 @@ public record DispatchReceipt(
     Revision revision,
     boolean dryRun,
     ProviderOutcome outcome,
-    Optional<Containment> containment)
+    Optional<Containment> containment,
+    @API(status = API.Status.EXPERIMENTAL, since = "0.3") OptionalLong memoryLimitBytes)
     implements Receipt {
   /** The receipt schema version. */
   public static final String SCHEMA_VERSION = "loopx_capability_dispatch_v0";
 
   /** Rejects nulls. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
   public DispatchReceipt {
     Objects.requireNonNull(capabilityId, "capabilityId");
     Objects.requireNonNull(protocol, "protocol");
@@ -54,6 +62,29 @@ public record DispatchReceipt(
     Objects.requireNonNull(revision, "revision");
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(containment, "containment");
+    Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
+  }
+
+  /** Creates a receipt without a {@link #memoryLimitBytes()}. */
+  public DispatchReceipt(
+      CapabilityId capabilityId,
+      ProtocolId protocol,
+      ActionToken action,
+      ProviderId providerId,
+      Revision revision,
+      boolean dryRun,
+      ProviderOutcome outcome,
+      Optional<Containment> containment) {
+    this(
+        capabilityId,
+        protocol,
+        action,
+        providerId,
+        revision,
+        dryRun,
+        outcome,
+        containment,
+        OptionalLong.empty());
   }
 
   @Override
@@ -80,6 +111,11 @@ public record DispatchReceipt(
     o.put("executed", !dryRun);
     outcome.writeTo(o);
     o.put("containment", containment.map(Containment::wireName).orElse(null));
+    if (memoryLimitBytes.isPresent()) {
+      o.put("memory_limit_bytes", memoryLimitBytes.getAsLong());
+    } else {
+      o.putNull("memory_limit_bytes");
+    }
     return o;
   }
 }

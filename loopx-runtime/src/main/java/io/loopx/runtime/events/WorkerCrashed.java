@@ -11,8 +11,9 @@ import org.apiguardian.api.API;
 /**
  * A warm worker failed on its own: it never completed its handshake ({@code
  * worker_handshake_failed}, no {@link WorkerSpawned} came first), or it ended without LoopX asking
- * it to, its stdout closed or its stdin broken ({@code worker_terminated}); delivered once nothing
- * of its process tree is left.
+ * it to, its stdout closed or its stdin broken ({@code worker_terminated}, or {@code memory_limit}
+ * when its memory limit's enforcement killed it); delivered once nothing of its process tree is
+ * left.
  *
  * @param extensionId the extension
  * @param revision the revision it ran

@@ -6,6 +6,7 @@ import io.loopx.runtime.process.Containment;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -33,6 +34,10 @@ import tools.jackson.databind.node.ObjectNode;
  *     wrote nothing, no probe ran or the host turned it off
  * @param entrypointLookup what was looked up where ({@code entrypoint_lookup}); present exactly
  *     when the status is {@link DoctorStatus#ENTRYPOINT_MISSING}
+ * @param memoryLimitBytes the memory limit that applied to the probe's processes in bytes ({@code
+ *     memory_limit_bytes}, docs/contract/run.md#memory-limit); empty ({@code null}) when no probe
+ *     ran or no limit applied (no writable memory controller, or a host launcher that does not
+ *     {@linkplain io.loopx.runtime.process.ProcessLauncher#limitsMemory() limit memory})
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record DoctorReceipt(
@@ -47,13 +52,15 @@ public record DoctorReceipt(
     Optional<Containment> containment,
     OptionalInt exitCode,
     Optional<String> stderrTail,
-    Optional<EntrypointLookup> entrypointLookup)
+    Optional<EntrypointLookup> entrypointLookup,
+    @API(status = API.Status.EXPERIMENTAL, since = "0.3") OptionalLong memoryLimitBytes)
     implements Receipt {
 
   /** The packet schema version. */
   public static final String SCHEMA_VERSION = "loopx_extension_doctor_v0";
 
   /** Rejects nulls. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
   public DoctorReceipt {
     Objects.requireNonNull(extensionId, "extensionId");
     Objects.requireNonNull(version, "version");
@@ -65,6 +72,37 @@ public record DoctorReceipt(
     Objects.requireNonNull(exitCode, "exitCode");
     Objects.requireNonNull(stderrTail, "stderrTail");
     Objects.requireNonNull(entrypointLookup, "entrypointLookup");
+    Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
+  }
+
+  /** Creates a packet without a {@link #memoryLimitBytes()}. */
+  public DoctorReceipt(
+      ExtensionId extensionId,
+      String version,
+      DoctorStatus status,
+      boolean available,
+      boolean verified,
+      Optional<String> entrypointIdentity,
+      Optional<String> probedEntrypointIdentity,
+      Optional<DoctorFailure> failure,
+      Optional<Containment> containment,
+      OptionalInt exitCode,
+      Optional<String> stderrTail,
+      Optional<EntrypointLookup> entrypointLookup) {
+    this(
+        extensionId,
+        version,
+        status,
+        available,
+        verified,
+        entrypointIdentity,
+        probedEntrypointIdentity,
+        failure,
+        containment,
+        exitCode,
+        stderrTail,
+        entrypointLookup,
+        OptionalLong.empty());
   }
 
   /** Creates a packet without probe diagnostics (no exit code, stderr tail or lookup). */
@@ -125,6 +163,11 @@ public record DoctorReceipt(
     o.put("failure_kind", failure.map(DoctorFailure::wireName).orElse(null));
     o.put("external_writes_performed", false);
     o.put("containment", containment.map(Containment::wireName).orElse(null));
+    if (memoryLimitBytes.isPresent()) {
+      o.put("memory_limit_bytes", memoryLimitBytes.getAsLong());
+    } else {
+      o.putNull("memory_limit_bytes");
+    }
     if (exitCode.isPresent()) {
       o.put("exit_code", exitCode.getAsInt());
     } else {

@@ -14,6 +14,9 @@ import org.apiguardian.api.API;
  *   <li>{@link #CANCELLED}: the calling thread was interrupted while it waited for the process;
  *       LoopX terminated the whole group (its interrupt status is set again when the launch
  *       returns).
+ *   <li>{@link #MEMORY_LIMIT}: the memory limit's enforcement (the kernel's OOM killer of the
+ *       call's memory cgroup) killed a process of the call; also when the run then timed out or
+ *       crossed a cap.
  *   <li>{@link #TIMED_OUT}: the deadline passed before the process had exited by itself or crossed
  *       a cap. This wins even when a stream also crossed its cap afterwards (while LoopX was
  *       terminating the group).
@@ -42,6 +45,12 @@ public enum LaunchOutcome {
    */
   @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   CANCELLED,
+  /**
+   * The {@linkplain LaunchRequest#memoryLimit() memory limit}'s enforcement killed a process of the
+   * call; LoopX terminated the rest (docs/contract/run.md#memory-limit).
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  MEMORY_LIMIT,
   /** The timeout elapsed first; LoopX terminated the whole process group. */
   TIMED_OUT,
   /** Stdout exceeded its limit; LoopX terminated the whole process group. */

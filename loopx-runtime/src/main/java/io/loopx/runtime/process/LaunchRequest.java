@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -31,6 +32,11 @@ import org.jspecify.annotations.Nullable;
  *     for no check. A launcher that can see what a process executes ({@code /proc/<pid>/exe})
  *     compares it right after the start, before it writes stdin, and ends a mismatch as {@link
  *     LaunchOutcome#EXECUTABLE_MISMATCH}; a launcher that cannot (a fake) ignores it
+ * @param memoryLimit the most bytes of memory (and of memory plus swap) the process and everything
+ *     it starts may use at once, at least {@value #MIN_MEMORY_LIMIT}; empty for none. A launcher
+ *     that {@linkplain ProcessLauncher#limitsMemory() limits memory} applies it and ends a run
+ *     whose process the limit's enforcement killed as {@link LaunchOutcome#MEMORY_LIMIT}; another
+ *     ignores it
  */
 // Arrays as components: the accessors copy and equals/hashCode/toString are overridden.
 @SuppressWarnings("ArrayRecordComponent")
@@ -43,7 +49,8 @@ public record LaunchRequest(
     Duration timeout,
     int stdoutLimit,
     int stderrLimit,
-    Optional<FileStamp> executable) {
+    Optional<FileStamp> executable,
+    @API(status = API.Status.EXPERIMENTAL, since = "0.3") OptionalLong memoryLimit) {
 
   /** The default cap of each output stream: 1,000,000 bytes (docs/contract/run.md). */
   public static final int DEFAULT_OUTPUT_LIMIT = 1_000_000;
@@ -54,13 +61,19 @@ public record LaunchRequest(
   /** The default timeout: 30 seconds, the manifest's default {@code timeout_seconds}. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
+  /** The smallest accepted memory limit: 1 MiB. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  public static final long MIN_MEMORY_LIMIT = 1L << 20;
+
   /**
    * Validates and defensively copies every component.
    *
    * @throws InvalidValueException naming the value when argv is empty, an argument or environment
    *     entry contains NUL, a variable name is empty or contains {@code =}, the timeout is not
-   *     positive, or a limit is outside {@code 0..MAX_OUTPUT_LIMIT}
+   *     positive, an output limit is outside {@code 0..MAX_OUTPUT_LIMIT}, or the memory limit is
+   *     below {@link #MIN_MEMORY_LIMIT}
    */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
   public LaunchRequest {
     argv = List.copyOf(Objects.requireNonNull(argv, "argv"));
     if (argv.isEmpty()) {
@@ -91,6 +104,35 @@ public record LaunchRequest(
     checkLimit("stdout limit", stdoutLimit);
     checkLimit("stderr limit", stderrLimit);
     Objects.requireNonNull(executable, "executable");
+    Objects.requireNonNull(memoryLimit, "memoryLimit");
+    if (memoryLimit.isPresent() && memoryLimit.getAsLong() < MIN_MEMORY_LIMIT) {
+      throw new InvalidValueException(
+          "memory limit",
+          Long.toString(memoryLimit.getAsLong()),
+          "must be at least " + MIN_MEMORY_LIMIT + " bytes");
+    }
+  }
+
+  /** A request without a {@link #memoryLimit()}. */
+  public LaunchRequest(
+      List<String> argv,
+      Map<String, String> environment,
+      Optional<Path> workingDirectory,
+      byte[] stdin,
+      Duration timeout,
+      int stdoutLimit,
+      int stderrLimit,
+      Optional<FileStamp> executable) {
+    this(
+        argv,
+        environment,
+        workingDirectory,
+        stdin,
+        timeout,
+        stdoutLimit,
+        stderrLimit,
+        executable,
+        OptionalLong.empty());
   }
 
   /** A request without an {@link #executable()} check. */
@@ -135,7 +177,8 @@ public record LaunchRequest(
         && that.timeout.equals(timeout)
         && that.stdoutLimit == stdoutLimit
         && that.stderrLimit == stderrLimit
-        && that.executable.equals(executable);
+        && that.executable.equals(executable)
+        && that.memoryLimit.equals(memoryLimit);
   }
 
   /** Hashes all components, the stdin bytes by content. */
@@ -149,7 +192,8 @@ public record LaunchRequest(
         timeout,
         stdoutLimit,
         stderrLimit,
-        executable);
+        executable,
+        memoryLimit);
   }
 
   /** Describes the request without the environment values or the stdin content. */
@@ -171,6 +215,8 @@ public record LaunchRequest(
         + stderrLimit
         + ", executable="
         + executable.map(FileStamp::key)
+        + ", memoryLimit="
+        + memoryLimit
         + "]";
   }
 

@@ -89,7 +89,7 @@ public record LaunchResult(
 
   /**
    * Returns the result of a run that LoopX stopped: {@code outcome} is {@code CANCELLED}, {@code
-   * TIMED_OUT}, {@code STDOUT_OVER_LIMIT} or {@code STDERR_OVER_LIMIT}.
+   * MEMORY_LIMIT}, {@code TIMED_OUT}, {@code STDOUT_OVER_LIMIT} or {@code STDERR_OVER_LIMIT}.
    *
    * @throws InvalidValueException for any other outcome
    */
@@ -97,7 +97,9 @@ public record LaunchResult(
       LaunchOutcome outcome, byte[] stdout, byte[] stderr, Duration duration) {
     if (outcome == LaunchOutcome.NOT_STARTED || outcome == LaunchOutcome.EXITED) {
       throw new InvalidValueException(
-          "stop outcome", outcome.name(), "must be CANCELLED, TIMED_OUT or an over-limit outcome");
+          "stop outcome",
+          outcome.name(),
+          "must be CANCELLED, MEMORY_LIMIT, TIMED_OUT or an over-limit outcome");
     }
     return new LaunchResult(
         outcome, OptionalInt.empty(), Optional.empty(), stdout, stderr, duration);

@@ -44,4 +44,14 @@ public interface ProcessLauncher {
   default Optional<Containment> containment() {
     return Optional.empty();
   }
+
+  /**
+   * Returns whether this launcher applies {@link LaunchRequest#memoryLimit()} (and ends a run that
+   * its enforcement killed as {@link LaunchOutcome#MEMORY_LIMIT}); receipts report the limit as
+   * {@code memory_limit_bytes} only then. False by default.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  default boolean limitsMemory() {
+    return false;
+  }
 }

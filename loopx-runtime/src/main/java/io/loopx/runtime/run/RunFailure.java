@@ -41,7 +41,14 @@ public enum RunFailure {
    * retired the worker and killed its tree (docs/contract/worker.md).
    */
   @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  CANCELLED;
+  CANCELLED,
+  /**
+   * The memory limit's enforcement (the kernel's OOM killer of the call's or worker's memory
+   * cgroup) killed a process of the provider; LoopX terminated the rest. On a warm worker every
+   * request in flight ends so and the worker is retired (docs/contract/run.md#memory-limit).
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  MEMORY_LIMIT;
 
   /** Returns the snake_case word used on the wire, e.g. {@code response_too_large}. */
   public String wireName() {

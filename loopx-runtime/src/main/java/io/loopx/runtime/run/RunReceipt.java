@@ -9,6 +9,7 @@ import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchRequest;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -19,7 +20,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>JSON keys, always all present ({@code null} where they do not apply): {@code ok,
  * schema_version, operation ("run"), extension_id, provider_version, revision, protocol, dry_run,
- * executed, status, failure_kind, exit_code, provider_result, input_schema_version, containment}.
+ * executed, status, failure_kind, exit_code, provider_result, stderr_tail, input_schema_version,
+ * containment, memory_limit_bytes}.
  *
  * <p>An executed run's {@link #outcome} is classified, first match wins:
  *
@@ -54,6 +56,10 @@ import tools.jackson.databind.node.ObjectNode;
  * @param containment how the provider's processes were contained ({@code containment}: {@code
  *     cgroup_v2}, {@code cgroup_v1} or {@code process_group}); empty ({@code null}) for a preview
  *     and when the host's {@link io.loopx.runtime.process.ProcessLauncher} does not say
+ * @param memoryLimitBytes the memory limit that applied to the provider's processes in bytes
+ *     ({@code memory_limit_bytes}, docs/contract/run.md#memory-limit); empty ({@code null}) for a
+ *     preview and when no limit applied (no writable memory controller, or a host launcher that
+ *     does not {@linkplain io.loopx.runtime.process.ProcessLauncher#limitsMemory() limit memory})
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record RunReceipt(
@@ -64,7 +70,8 @@ public record RunReceipt(
     boolean dryRun,
     ProviderOutcome outcome,
     Optional<String> inputSchemaVersion,
-    Optional<Containment> containment)
+    Optional<Containment> containment,
+    @API(status = API.Status.EXPERIMENTAL, since = "0.3") OptionalLong memoryLimitBytes)
     implements Receipt {
 
   /** The receipt schema. */
@@ -74,8 +81,10 @@ public record RunReceipt(
    * Checks nulls and consistency.
    *
    * @throws InvalidValueException when the status is {@code READY} for an executed run (or anything
-   *     else for a preview), or a preview carries a failure, exit code or provider result
+   *     else for a preview), or a preview carries a failure, exit code, provider result,
+   *     containment or memory limit
    */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
   public RunReceipt {
     Objects.requireNonNull(extensionId, "extensionId");
     Objects.requireNonNull(providerVersion, "providerVersion");
@@ -84,6 +93,7 @@ public record RunReceipt(
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(inputSchemaVersion, "inputSchemaVersion");
     Objects.requireNonNull(containment, "containment");
+    Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
     if ((outcome.status() == RunStatus.READY) != dryRun) {
       throw new InvalidValueException(
           "run receipt status", outcome.status().wireName(), "is `ready` exactly for a preview");
@@ -92,12 +102,35 @@ public record RunReceipt(
         && (outcome.failure().isPresent()
             || outcome.exitCode().isPresent()
             || outcome.providerResult().isPresent()
-            || containment.isPresent())) {
+            || containment.isPresent()
+            || memoryLimitBytes.isPresent())) {
       throw new InvalidValueException(
           "run receipt",
           extensionId.value(),
-          "a preview has no failure, exit code, result or containment");
+          "a preview has no failure, exit code, result, containment or memory limit");
     }
+  }
+
+  /** Creates a receipt without a {@link #memoryLimitBytes()}. */
+  public RunReceipt(
+      ExtensionId extensionId,
+      String providerVersion,
+      Revision revision,
+      ProtocolId protocol,
+      boolean dryRun,
+      ProviderOutcome outcome,
+      Optional<String> inputSchemaVersion,
+      Optional<Containment> containment) {
+    this(
+        extensionId,
+        providerVersion,
+        revision,
+        protocol,
+        dryRun,
+        outcome,
+        inputSchemaVersion,
+        containment,
+        OptionalLong.empty());
   }
 
   /**
@@ -138,6 +171,11 @@ public record RunReceipt(
       o.putNull("input_schema_version");
     }
     o.put("containment", containment.map(Containment::wireName).orElse(null));
+    if (memoryLimitBytes.isPresent()) {
+      o.put("memory_limit_bytes", memoryLimitBytes.getAsLong());
+    } else {
+      o.putNull("memory_limit_bytes");
+    }
     return o;
   }
 }

@@ -114,6 +114,7 @@ class LaunchResultTest {
             LaunchOutcome.NOT_STARTED,
             LaunchOutcome.EXECUTABLE_MISMATCH,
             LaunchOutcome.CANCELLED,
+            LaunchOutcome.MEMORY_LIMIT,
             LaunchOutcome.TIMED_OUT,
             LaunchOutcome.STDOUT_OVER_LIMIT,
             LaunchOutcome.STDERR_OVER_LIMIT,

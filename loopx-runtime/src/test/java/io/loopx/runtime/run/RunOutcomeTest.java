@@ -377,7 +377,7 @@ class RunOutcomeTest {
                 + "\"status\":\"ready\",\"failure_kind\":null,\"exit_code\":null,"
                 + "\"provider_result\":null,\"stderr_tail\":null,"
                 + "\"input_schema_version\":\"demo_request_v1\","
-                + "\"containment\":null}");
+                + "\"containment\":null,\"memory_limit_bytes\":null}");
   }
 
   @Test

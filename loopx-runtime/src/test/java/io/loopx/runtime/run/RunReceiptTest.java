@@ -187,7 +187,8 @@ class RunReceiptTest {
             "provider_result",
             "stderr_tail",
             "input_schema_version",
-            "containment");
+            "containment",
+            "memory_limit_bytes");
     List<RunReceipt> receipts =
         List.of(
             ProviderOutcomes.runPreview(MANIFEST, RunRequest.parse(utf8("{}"))),
@@ -209,7 +210,7 @@ class RunReceiptTest {
                 + "\"status\":\"succeeded\",\"failure_kind\":null,\"exit_code\":0,"
                 + "\"provider_result\":{\"ok\":true,\"n\":[1]},\"stderr_tail\":null,"
                 + "\"input_schema_version\":\"in_v2\","
-                + "\"containment\":\"cgroup_v1\"}");
+                + "\"containment\":\"cgroup_v1\",\"memory_limit_bytes\":null}");
     ObjectNode notStarted = receipts.get(1).toJson();
     assertThat(notStarted.get("ok").booleanValue()).isFalse();
     assertThat(notStarted.get("failure_kind").asString()).isEqualTo("execution_failed");
@@ -218,6 +219,21 @@ class RunReceiptTest {
     assertThat(receipts.get(0).toJson().get("input_schema_version").isNull()).isTrue();
     assertThat(receipts.get(0).toJson().get("containment").isNull()).isTrue();
     assertThat(notStarted.get("containment").asString()).isEqualTo("cgroup_v1");
+    ObjectNode limited =
+        ProviderOutcomes.runExecuted(
+                MANIFEST,
+                REQUEST,
+                ProviderOutcomes.classify(
+                    LaunchResult.stopped(
+                        LaunchOutcome.MEMORY_LIMIT, new byte[0], new byte[0], TOOK)),
+                CGROUP,
+                java.util.OptionalLong.of(268_435_456L))
+            .toJson();
+    assertThat(List.copyOf(limited.propertyNames())).isEqualTo(keys);
+    assertThat(limited.get("status").asString()).isEqualTo("provider_failed");
+    assertThat(limited.get("failure_kind").asString()).isEqualTo("memory_limit");
+    assertThat(limited.get("exit_code").isNull()).isTrue();
+    assertThat(limited.get("memory_limit_bytes").longValue()).isEqualTo(268_435_456L);
   }
 
   @Test
@@ -285,6 +301,7 @@ class RunReceiptTest {
             "entrypoint_changed_during_run",
             "worker_terminated",
             "worker_handshake_failed",
-            "cancelled");
+            "cancelled",
+            "memory_limit");
   }
 }

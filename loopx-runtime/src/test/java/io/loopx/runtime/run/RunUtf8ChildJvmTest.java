@@ -96,7 +96,11 @@ class RunUtf8ChildJvmTest {
                     + "\"containment\":\""
                     // The child JVM runs on this machine, so it chooses as this JVM does.
                     + OsProcessLauncher.create().containment().orElseThrow().wireName()
-                    + "\"}"));
+                    + "\",\"memory_limit_bytes\":"
+                    + (OsProcessLauncher.create().limitsMemory()
+                        ? Long.toString(OsProcessLauncher.DEFAULT_MEMORY_LIMIT)
+                        : "null")
+                    + "}"));
   }
 
   /** This module's test classes, then the code path of this JVM (module path, class path). */

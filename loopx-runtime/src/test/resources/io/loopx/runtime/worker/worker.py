@@ -36,6 +36,17 @@ def mark(name, value):
     os.rename(os.path.join(seen, name + ".tmp"), os.path.join(seen, name))
 
 
+def allocate(megabytes):
+    """Allocates and touches `megabytes` MiB in 16 MiB chunks (every page written), and keeps it."""
+    chunks = []
+    for _ in range(0, megabytes, 16):
+        chunk = bytearray(16 * 1024 * 1024)
+        for i in range(0, len(chunk), 4096):
+            chunk[i] = 1
+        chunks.append(chunk)
+    return chunks
+
+
 def send(obj):
     sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
     sys.stdout.flush()
@@ -52,7 +63,8 @@ if "--loopx-worker" not in args:
         mark(request["tag"] + ".child", grandchild.pid)
         mark(request["tag"], os.getpid())
         time.sleep(600)
-    send({"ok": True, "one_shot": True, "pid": os.getpid()})
+    kept = allocate(request.get("allocate_mb", 0))
+    send({"ok": True, "one_shot": True, "pid": os.getpid(), "allocated": len(kept) * 16})
     sys.exit(0)
 
 m = mode()
@@ -86,6 +98,8 @@ for line in sys.stdin:
         "revision": os.environ.get("LOOPX_EXTENSION_REVISION"),
         "envelope_revision": envelope.get("extension", {}).get("revision"),
     }
+    if request.get("allocate_mb"):
+        response["allocated"] = len(allocate(request["allocate_mb"])) * 16
     if request.get("spawn"):
         grandchild = subprocess.Popen(["sleep", "600"])
         mark(str(request["tag"]) + ".child", grandchild.pid)

@@ -38,6 +38,7 @@ import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
@@ -137,6 +138,7 @@ public final class CapabilityDispatch {
     ExtensionId envelopeId = ExtensionId.of(provider.id());
     ProviderOutcome outcome;
     Optional<Containment> containment = Optional.empty();
+    OptionalLong memoryLimit = OptionalLong.empty();
     if (extension) {
       // A subprocess reads the bound request's bytes: written (and size-checked) once here.
       EnvelopeBinder.Bound bound =
@@ -145,6 +147,12 @@ public final class CapabilityDispatch {
       if (mode.executes()) {
         outcome = runExtension(envelopeId, revision, request, bound, deadline);
         containment = providers.containment();
+        memoryLimit =
+            provider
+                .manifest()
+                .flatMap(ExtensionManifest::runtime)
+                .map(providers::memoryLimit)
+                .orElse(OptionalLong.empty());
       } else {
         outcome = ProviderOutcomes.preview();
       }
@@ -167,7 +175,8 @@ public final class CapabilityDispatch {
         revision,
         !mode.executes(),
         outcome,
-        containment);
+        containment,
+        memoryLimit);
   }
 
   private ProviderOutcome runExtension(

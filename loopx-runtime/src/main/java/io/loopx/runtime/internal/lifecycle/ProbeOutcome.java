@@ -7,6 +7,7 @@ import io.loopx.runtime.process.LaunchResult;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * The outcome of an executed doctor probe: passed, or failed with a {@link DoctorFailure}, how the
@@ -16,15 +17,26 @@ import java.util.OptionalInt;
  * @param containment the launcher's containment, when it says
  * @param exitCode the probe's own exit status, when it exited by itself
  * @param stderrTail the tail of the probe's stderr, when it wrote any that was kept
+ * @param memoryLimit the memory limit that applied to the probe, in bytes, when one did
  */
 public record ProbeOutcome(
     Optional<DoctorFailure> failure,
     Optional<Containment> containment,
     OptionalInt exitCode,
-    Optional<String> stderrTail) {
+    Optional<String> stderrTail,
+    OptionalLong memoryLimit) {
   /** A probe that exited 0 in time with an unchanged identity (nothing else stated). */
   public static final ProbeOutcome PASSED =
       new ProbeOutcome(Optional.empty(), Optional.empty(), OptionalInt.empty(), Optional.empty());
+
+  /** An outcome without a memory limit. */
+  public ProbeOutcome(
+      Optional<DoctorFailure> failure,
+      Optional<Containment> containment,
+      OptionalInt exitCode,
+      Optional<String> stderrTail) {
+    this(failure, containment, exitCode, stderrTail, OptionalLong.empty());
+  }
 
   /** Rejects nulls. */
   public ProbeOutcome {
@@ -32,6 +44,7 @@ public record ProbeOutcome(
     Objects.requireNonNull(containment, "containment");
     Objects.requireNonNull(exitCode, "exitCode");
     Objects.requireNonNull(stderrTail, "stderrTail");
+    Objects.requireNonNull(memoryLimit, "memoryLimit");
   }
 
   /** Returns a failed outcome (nothing else stated). */
@@ -42,13 +55,18 @@ public record ProbeOutcome(
 
   /** Returns this outcome with {@code containment}. */
   public ProbeOutcome contained(Optional<Containment> containment) {
-    return new ProbeOutcome(failure, containment, exitCode, stderrTail);
+    return new ProbeOutcome(failure, containment, exitCode, stderrTail, memoryLimit);
+  }
+
+  /** Returns this outcome with {@code containment} and {@code memoryLimit}. */
+  public ProbeOutcome contained(Optional<Containment> containment, OptionalLong memoryLimit) {
+    return new ProbeOutcome(failure, containment, exitCode, stderrTail, memoryLimit);
   }
 
   /** Returns this outcome with the exit code and stderr tail of {@code result}. */
   public ProbeOutcome saying(LaunchResult result) {
     return new ProbeOutcome(
-        failure, containment, result.exitCode(), StderrTail.of(result.stderr()));
+        failure, containment, result.exitCode(), StderrTail.of(result.stderr()), memoryLimit);
   }
 
   /** Returns whether the probe passed. */

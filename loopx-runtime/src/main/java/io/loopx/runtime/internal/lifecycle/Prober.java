@@ -75,7 +75,9 @@ final class Prober {
           outcome.failure().map(DoctorFailure::wireName).orElse("passed"));
       jfr.commit();
     }
-    return new Observation(runtime, Optional.of(outcome.contained(providers.containment())));
+    return new Observation(
+        runtime,
+        Optional.of(outcome.contained(providers.containment(), providers.memoryLimit(spec))));
   }
 
   /** The probe outcome with what the probe (or the failed worker) said. */

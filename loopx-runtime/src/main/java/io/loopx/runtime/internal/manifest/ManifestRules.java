@@ -18,6 +18,7 @@ import io.loopx.api.manifest.WorkerSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -54,6 +55,7 @@ final class ManifestRules {
           "doctor_args",
           "required_permissions",
           "timeout_seconds",
+          "memory_mb",
           "worker");
   private static final List<String> WORKER_KEYS =
       List.of("args", "max_in_flight", "max_processes", "idle_seconds", "max_requests");
@@ -153,10 +155,16 @@ final class ManifestRules {
             "timeout_seconds",
             RuntimeSpec.MAX_TIMEOUT_SECONDS,
             RuntimeSpec.DEFAULT_TIMEOUT_SECONDS);
+    OptionalInt memory =
+        rt.get("memory_mb") == null
+            ? OptionalInt.empty()
+            : OptionalInt.of(
+                boundedInt(
+                    rt, "memory_mb", RuntimeSpec.MIN_MEMORY_MB, RuntimeSpec.MAX_MEMORY_MB, 0));
     Optional<WorkerSpec> worker = worker(rt);
     try {
       return Optional.of(
-          new RuntimeSpec(protocol, target, args, doctorArgs, required, timeout, worker));
+          new RuntimeSpec(protocol, target, args, doctorArgs, required, timeout, worker, memory));
     } catch (InvalidValueException e) {
       throw rt.fail(e);
     }
@@ -227,16 +235,21 @@ final class ManifestRules {
 
   /** Reads a TOML integer 1..{@code max} at {@code key}; absent is {@code fallback}. */
   private static int boundedInt(TreeReader table, String key, int max, int fallback) {
+    return boundedInt(table, key, 1, max, fallback);
+  }
+
+  /** Reads a TOML integer {@code min..max} at {@code key}; absent is {@code fallback}. */
+  private static int boundedInt(TreeReader table, String key, int min, int max, int fallback) {
     JsonNode node = table.get(key);
     if (node == null) {
       return fallback;
     }
     String path = table.pathOf(key);
-    String rule = "must be an integer 1.." + max;
+    String rule = "must be an integer " + min + ".." + max;
     if (!node.isIntegralNumber()) {
       throw table.failAt(path, rule + ", got " + table.dialect().describe(node));
     }
-    if (!node.canConvertToInt() || node.intValue() < 1 || node.intValue() > max) {
+    if (!node.canConvertToInt() || node.intValue() < min || node.intValue() > max) {
       throw table.failAt(path, rule + ", got " + node.bigIntegerValue());
     }
     return node.intValue();

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -24,6 +25,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * V2}: {@code cgroup.kill}), repeated until the cgroup is empty or a safety bound passes. Then
  * {@link #remove()} deletes the directories. This JVM is never signalled: its pid is skipped, and a
  * JVM thread that ended up inside (see {@link V1#start}) is moved back first.
+ *
+ * <p>Memory: where the mechanism has a memory controller and the call has a limit, the cgroup is
+ * limited to that many bytes of memory, and of memory plus swap together where the kernel accounts
+ * swap (so a capped provider cannot swap instead); the kernel's OOM killer then kills a member that
+ * would cross it, which {@link #killedForMemory} reads from the controller's own counter.
  *
  * <p>Not thread-safe: one call owns it.
  */
@@ -88,6 +94,35 @@ abstract sealed class CallCgroup permits CallCgroup.V1, CallCgroup.V2 {
 
   /** The file listing the member processes. */
   abstract Path procs();
+
+  /** The directories of this cgroup, one per hierarchy it was created in. */
+  abstract List<Path> directories();
+
+  /** The memory limit applied to this cgroup in bytes, empty when none applies. */
+  abstract OptionalLong memoryLimit();
+
+  /**
+   * Whether the memory controller killed a member of this cgroup (its {@code oom_kill} counter is
+   * above 0); read before {@link #remove()}. Where the kernel has no such counter (cgroup v1 before
+   * Linux 4.13), whether the limit was hit ({@code memory.failcnt}) and {@code leaderKilled}, the
+   * leader died of SIGKILL that LoopX did not send. False without a memory limit.
+   */
+  abstract boolean killedForMemory(boolean leaderKilled);
+
+  /** Reads the counter {@code name} of a flat-keyed file ({@code name value} lines), or -1. */
+  static long counter(Path file, String name) {
+    for (String line : read(file).split("\n")) {
+      int space = line.indexOf(' ');
+      if (space > 0 && line.substring(0, space).equals(name)) {
+        try {
+          return Long.parseLong(line.substring(space + 1).trim());
+        } catch (NumberFormatException e) {
+          return -1;
+        }
+      }
+    }
+    return -1;
+  }
 
   /** Returns the live member processes except this JVM. */
   final List<Long> members() {
@@ -205,15 +240,35 @@ abstract sealed class CallCgroup permits CallCgroup.V1, CallCgroup.V2 {
     private final Path ownPids;
     private final Path freezer;
     private final Path pids;
+    private final Optional<Path> ownMemory;
+    private Optional<Path> memory = Optional.empty();
+    private OptionalLong memoryLimit = OptionalLong.empty();
 
-    private V1(Path ownFreezer, Path ownPids, Path freezer, Path pids) {
+    private V1(Path ownFreezer, Path ownPids, Path freezer, Path pids, Optional<Path> ownMemory) {
       this.ownFreezer = ownFreezer;
       this.ownPids = ownPids;
       this.freezer = freezer;
       this.pids = pids;
+      this.ownMemory = ownMemory;
     }
 
     static V1 create(Path ownFreezer, Path ownPids, int pidsLimit) throws IOException {
+      return create(ownFreezer, ownPids, pidsLimit, Optional.empty(), OptionalLong.empty());
+    }
+
+    /**
+     * Creates the freezer and pids children and, when {@code ownMemory} and {@code memoryLimit} are
+     * present, a memory child limited to that many bytes ({@code memory.limit_in_bytes}, then
+     * {@code memory.memsw.limit_in_bytes} where swap is accounted, else {@code memory.swappiness}
+     * 0), all named alike.
+     */
+    static V1 create(
+        Path ownFreezer,
+        Path ownPids,
+        int pidsLimit,
+        Optional<Path> ownMemory,
+        OptionalLong memoryLimit)
+        throws IOException {
       Path freezer = createUnder(ownFreezer);
       Path pids;
       try {
@@ -222,14 +277,69 @@ abstract sealed class CallCgroup permits CallCgroup.V1, CallCgroup.V2 {
         removeQuietly(freezer);
         throw e;
       }
-      V1 cgroup = new V1(ownFreezer, ownPids, freezer, pids);
+      V1 cgroup =
+          new V1(
+              ownFreezer,
+              ownPids,
+              freezer,
+              pids,
+              memoryLimit.isPresent() ? ownMemory : Optional.empty());
       try {
         write(pids.resolve("pids.max"), Integer.toString(pidsLimit));
+        if (cgroup.ownMemory.isPresent()) {
+          Path memory =
+              Files.createDirectory(
+                  cgroup.ownMemory.get().resolve(freezer.getFileName().toString()));
+          cgroup.memory = Optional.of(memory);
+          String bytes = Long.toString(memoryLimit.getAsLong());
+          write(memory.resolve("memory.limit_in_bytes"), bytes);
+          Path memsw = memory.resolve("memory.memsw.limit_in_bytes");
+          if (Files.exists(memsw)) {
+            write(memsw, bytes); // after memory.limit_in_bytes: memsw may never be below it
+          } else {
+            writeQuietly(memory.resolve("memory.swappiness"), "0");
+          }
+          cgroup.memoryLimit = memoryLimit;
+        }
       } catch (IOException | RuntimeException e) {
         cgroup.removeDirectories();
         throw e;
       }
       return cgroup;
+    }
+
+    @Override
+    List<Path> directories() {
+      List<Path> dirs = new ArrayList<>(List.of(freezer, pids));
+      memory.ifPresent(dirs::add);
+      return dirs;
+    }
+
+    @Override
+    OptionalLong memoryLimit() {
+      return memoryLimit;
+    }
+
+    @Override
+    boolean killedForMemory(boolean leaderKilled) {
+      if (memory.isEmpty()) {
+        return false;
+      }
+      long kills = counter(memory.get().resolve("memory.oom_control"), "oom_kill");
+      if (kills >= 0) {
+        return kills > 0;
+      }
+      return leaderKilled
+          && (parse(read(memory.get().resolve("memory.failcnt"))) > 0
+              || parse(read(memory.get().resolve("memory.memsw.failcnt"))) > 0);
+    }
+
+    private static long parse(String text) {
+      try {
+        return Long.parseLong(text.trim());
+      } catch (NumberFormatException e) {
+        return -1;
+      }
     }
 
     @Override
@@ -253,7 +363,15 @@ abstract sealed class CallCgroup permits CallCgroup.V1, CallCgroup.V2 {
       try {
         write(pids.resolve("tasks"), id);
         try {
-          return builder.start();
+          if (memory.isEmpty()) {
+            return builder.start();
+          }
+          write(memory.get().resolve("tasks"), id);
+          try {
+            return builder.start();
+          } finally {
+            write(ownMemory.orElseThrow().resolve("tasks"), id);
+          }
         } finally {
           write(ownPids.resolve("tasks"), id);
         }
@@ -273,6 +391,13 @@ abstract sealed class CallCgroup permits CallCgroup.V1, CallCgroup.V2 {
       for (long tid : readIds(pids.resolve("tasks"))) {
         if (Files.exists(OWN_TASKS.resolve(Long.toString(tid)))) {
           write(ownPids.resolve("tasks"), Long.toString(tid));
+        }
+      }
+      if (memory.isPresent()) {
+        for (long tid : readIds(memory.get().resolve("tasks"))) {
+          if (Files.exists(OWN_TASKS.resolve(Long.toString(tid)))) {
+            write(ownMemory.orElseThrow().resolve("tasks"), Long.toString(tid));
+          }
         }
       }
     }
@@ -312,12 +437,13 @@ abstract sealed class CallCgroup permits CallCgroup.V1, CallCgroup.V2 {
     boolean removeDirectories() {
       boolean freezerGone = removeQuietly(freezer);
       boolean pidsGone = removeQuietly(pids);
-      return freezerGone && pidsGone;
+      boolean memoryGone = memory.map(CallCgroup::removeQuietly).orElse(true);
+      return freezerGone && pidsGone && memoryGone;
     }
 
     @Override
     public String toString() {
-      return "cgroup v1 " + freezer + " + " + pids;
+      return "cgroup v1 " + freezer + " + " + pids + memory.map(m -> " + " + m).orElse("");
     }
   }
 
@@ -332,6 +458,7 @@ abstract sealed class CallCgroup permits CallCgroup.V1, CallCgroup.V2 {
     static final String VARIABLE_PREFIX = "LOOPX_ENV_";
     private final Path dir;
     private final Enclosure.Tools tools;
+    private OptionalLong memoryLimit = OptionalLong.empty();
 
     private V2(Path dir, Enclosure.Tools tools) {
       this.dir = dir;
@@ -339,17 +466,50 @@ abstract sealed class CallCgroup permits CallCgroup.V1, CallCgroup.V2 {
     }
 
     static V2 create(Path own, int pidsLimit, Enclosure.Tools tools) throws IOException {
+      return create(own, pidsLimit, OptionalLong.empty(), tools);
+    }
+
+    /**
+     * Creates the child, with {@code pids.max} when {@code pidsLimit} is positive and {@code
+     * memory.max} (then {@code memory.swap.max} 0 where it exists) when {@code memoryLimit} is
+     * present.
+     */
+    static V2 create(Path own, int pidsLimit, OptionalLong memoryLimit, Enclosure.Tools tools)
+        throws IOException {
       Path dir = createUnder(own);
       V2 cgroup = new V2(dir, tools);
-      if (pidsLimit > 0) {
-        try {
+      try {
+        if (pidsLimit > 0) {
           write(dir.resolve("pids.max"), Integer.toString(pidsLimit));
-        } catch (IOException | RuntimeException e) {
-          cgroup.removeDirectories();
-          throw e;
         }
+        if (memoryLimit.isPresent()) {
+          write(dir.resolve("memory.max"), Long.toString(memoryLimit.getAsLong()));
+          Path swap = dir.resolve("memory.swap.max");
+          if (Files.exists(swap)) {
+            write(swap, "0");
+          }
+          cgroup.memoryLimit = memoryLimit;
+        }
+      } catch (IOException | RuntimeException e) {
+        cgroup.removeDirectories();
+        throw e;
       }
       return cgroup;
+    }
+
+    @Override
+    List<Path> directories() {
+      return List.of(dir);
+    }
+
+    @Override
+    OptionalLong memoryLimit() {
+      return memoryLimit;
+    }
+
+    @Override
+    boolean killedForMemory(boolean leaderKilled) {
+      return memoryLimit.isPresent() && counter(dir.resolve("memory.events"), "oom_kill") > 0;
     }
 
     @Override

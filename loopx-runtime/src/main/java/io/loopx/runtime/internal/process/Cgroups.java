@@ -18,6 +18,11 @@ import java.util.Optional;
  *
  * <p>Call cgroups are children of the JVM's own cgroup in each hierarchy (so a host that delegated
  * a subtree to the JVM keeps them inside it), named {@code loopx-<jvm pid>-<n>}.
+ *
+ * <p>Memory: with cgroup v2 the {@code memory} controller is used when a probe child has {@code
+ * memory.max}; with cgroup v1, a child of the JVM's own cgroup in the {@code memory} hierarchy is
+ * added to each call cgroup when a probe child there has {@code memory.limit_in_bytes}. Without
+ * either, calls have no memory limit ({@link Enclosure#limitsMemory()} is false).
  */
 final class Cgroups {
   private static final Path MOUNTINFO = Path.of("/proc/self/mountinfo");
@@ -26,7 +31,13 @@ final class Cgroups {
   private Cgroups() {}
 
   /** Where this JVM sits: its own cgroup directory in each hierarchy that matters. */
-  record Placement(Optional<Path> v2, Optional<Path> freezer, Optional<Path> pids) {}
+  record Placement(
+      Optional<Path> v2, Optional<Path> freezer, Optional<Path> pids, Optional<Path> memory) {
+    /** A placement without a v1 memory hierarchy. */
+    Placement(Optional<Path> v2, Optional<Path> freezer, Optional<Path> pids) {
+      this(v2, freezer, pids, Optional.empty());
+    }
+  }
 
   /** The mechanism chosen for this JVM (computed on first use). */
   static Enclosure system() {
@@ -46,7 +57,8 @@ final class Cgroups {
     if (placement.freezer().isPresent() && placement.pids().isPresent()) {
       Optional<Enclosure.CgroupV1> v1 = probeV1(placement.freezer().get(), placement.pids().get());
       if (v1.isPresent()) {
-        return v1.get();
+        Optional<Path> memory = placement.memory().filter(Cgroups::probeV1Memory);
+        return new Enclosure.CgroupV1(v1.get().freezer(), v1.get().pids(), memory);
       }
     }
     if (v2.isPresent()) {
@@ -75,7 +87,8 @@ final class Cgroups {
         return Optional.empty();
       }
       boolean pids = Files.exists(probe.resolve("pids.max"));
-      return Optional.of(new Enclosure.CgroupV2(own, pids, tools.get()));
+      boolean memory = Files.isWritable(probe.resolve("memory.max"));
+      return Optional.of(new Enclosure.CgroupV2(own, pids, tools.get(), memory));
     } finally {
       CallCgroup.removeQuietly(probe);
     }
@@ -115,6 +128,27 @@ final class Cgroups {
     }
   }
 
+  /**
+   * Whether call cgroups can be made and limited in the v1 {@code memory} hierarchy under {@code
+   * memory}: a probe child can be created there and has a writable {@code memory.limit_in_bytes}.
+   */
+  static boolean probeV1Memory(Path memory) {
+    if (!Files.isWritable(memory.resolve("tasks"))) {
+      return false;
+    }
+    Path probe = memory.resolve(CallCgroup.name("probe"));
+    try {
+      Files.createDirectory(probe);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+    try {
+      return Files.isWritable(probe.resolve("memory.limit_in_bytes"));
+    } finally {
+      CallCgroup.removeQuietly(probe);
+    }
+  }
+
   /** Reads where this JVM sits from {@code /proc/self/mountinfo} and {@code /proc/self/cgroup}. */
   static Placement locate() {
     try {
@@ -131,6 +165,7 @@ final class Cgroups {
     Optional<Path> v2 = Optional.empty();
     Optional<Path> freezer = Optional.empty();
     Optional<Path> pids = Optional.empty();
+    Optional<Path> memory = Optional.empty();
     List<Mount> mounts = mounts(mountinfo);
     for (String line : ownCgroups) {
       String[] parts = line.split(":", 3);
@@ -146,11 +181,13 @@ final class Cgroups {
             freezer = directory(mounts, "cgroup", "freezer", path);
           } else if (controller.equals("pids")) {
             pids = directory(mounts, "cgroup", "pids", path);
+          } else if (controller.equals("memory")) {
+            memory = directory(mounts, "cgroup", "memory", path);
           }
         }
       }
     }
-    return new Placement(v2, freezer, pids);
+    return new Placement(v2, freezer, pids, memory);
   }
 
   /** A cgroup file-system mount: its root inside the hierarchy, mount point, options. */

@@ -4,6 +4,7 @@ import io.loopx.runtime.process.Containment;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * How provider calls are contained, chosen once per JVM by {@link Cgroups#choose}: a mechanism that
@@ -20,21 +21,54 @@ sealed interface Enclosure {
    *
    * @throws IOException when the call's cgroup cannot be created
    */
-  Optional<CallCgroup> open(int pidsLimit) throws IOException;
+  default Optional<CallCgroup> open(int pidsLimit) throws IOException {
+    return open(pidsLimit, OptionalLong.empty());
+  }
+
+  /**
+   * Creates the cgroup of one call as {@link #open(int)}, also limited to {@code memoryLimit} bytes
+   * (memory and swap together) when present and the mechanism {@linkplain #limitsMemory() limits
+   * memory}.
+   *
+   * @throws IOException when the call's cgroup cannot be created or limited
+   */
+  Optional<CallCgroup> open(int pidsLimit, OptionalLong memoryLimit) throws IOException;
+
+  /** Whether call cgroups of this mechanism get a memory limit. */
+  default boolean limitsMemory() {
+    return false;
+  }
 
   /**
    * Call cgroups in the v1 {@code freezer} and {@code pids} hierarchies, under the JVM's own
-   * cgroups {@code freezer} and {@code pids}.
+   * cgroups {@code freezer} and {@code pids}, and in the {@code memory} hierarchy under the JVM's
+   * own {@code memory} cgroup when present.
    */
-  record CgroupV1(Path freezer, Path pids) implements Enclosure {
+  record CgroupV1(Path freezer, Path pids, Optional<Path> memory) implements Enclosure {
+    /** Call cgroups without a memory hierarchy. */
+    CgroupV1(Path freezer, Path pids) {
+      this(freezer, pids, Optional.empty());
+    }
+
     @Override
     public Containment kind() {
       return Containment.CGROUP_V1;
     }
 
     @Override
-    public Optional<CallCgroup> open(int pidsLimit) throws IOException {
-      return Optional.of(CallCgroup.V1.create(freezer, pids, pidsLimit));
+    public Optional<CallCgroup> open(int pidsLimit, OptionalLong memoryLimit) throws IOException {
+      return Optional.of(
+          CallCgroup.V1.create(
+              freezer,
+              pids,
+              pidsLimit,
+              memoryLimit.isPresent() ? memory : Optional.empty(),
+              memoryLimit));
+    }
+
+    @Override
+    public boolean limitsMemory() {
+      return memory.isPresent();
     }
   }
 
@@ -42,15 +76,26 @@ sealed interface Enclosure {
    * Call cgroups under the JVM's own cgroup v2 {@code own}; {@code limitsPids} when the {@code
    * pids} controller is enabled for them.
    */
-  record CgroupV2(Path own, boolean limitsPids, Tools tools) implements Enclosure {
+  record CgroupV2(Path own, boolean limitsPids, Tools tools, boolean limitsMemory)
+      implements Enclosure {
+    /** Call cgroups without the {@code memory} controller. */
+    CgroupV2(Path own, boolean limitsPids, Tools tools) {
+      this(own, limitsPids, tools, false);
+    }
+
     @Override
     public Containment kind() {
       return Containment.CGROUP_V2;
     }
 
     @Override
-    public Optional<CallCgroup> open(int pidsLimit) throws IOException {
-      return Optional.of(CallCgroup.V2.create(own, limitsPids ? pidsLimit : 0, tools));
+    public Optional<CallCgroup> open(int pidsLimit, OptionalLong memoryLimit) throws IOException {
+      return Optional.of(
+          CallCgroup.V2.create(
+              own,
+              limitsPids ? pidsLimit : 0,
+              limitsMemory ? memoryLimit : OptionalLong.empty(),
+              tools));
     }
   }
 
@@ -64,7 +109,7 @@ sealed interface Enclosure {
     }
 
     @Override
-    public Optional<CallCgroup> open(int pidsLimit) {
+    public Optional<CallCgroup> open(int pidsLimit, OptionalLong memoryLimit) {
       return Optional.empty();
     }
   }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apiguardian.api.API;
 
 /**
@@ -26,6 +27,7 @@ public final class LaunchRequestBuilder {
   private int stdoutLimit = LaunchRequest.DEFAULT_OUTPUT_LIMIT;
   private int stderrLimit = LaunchRequest.DEFAULT_OUTPUT_LIMIT;
   private Optional<FileStamp> executable = Optional.empty();
+  private OptionalLong memoryLimit = OptionalLong.empty();
 
   private LaunchRequestBuilder(List<String> argv) {
     this.argv = new ArrayList<>(Objects.requireNonNull(argv, "argv"));
@@ -78,9 +80,23 @@ public final class LaunchRequestBuilder {
     return this;
   }
 
+  /** Sets the {@link LaunchRequest#memoryLimit()} in bytes. Default: none. */
+  public LaunchRequestBuilder memoryLimit(long bytes) {
+    this.memoryLimit = OptionalLong.of(bytes);
+    return this;
+  }
+
   /** Builds and validates the request (see {@link LaunchRequest#LaunchRequest}). */
   public LaunchRequest build() {
     return new LaunchRequest(
-        argv, environment, workingDirectory, stdin, timeout, stdoutLimit, stderrLimit, executable);
+        argv,
+        environment,
+        workingDirectory,
+        stdin,
+        timeout,
+        stdoutLimit,
+        stderrLimit,
+        executable,
+        memoryLimit);
   }
 }

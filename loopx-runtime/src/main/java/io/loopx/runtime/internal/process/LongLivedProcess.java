@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -167,7 +168,7 @@ public final class LongLivedProcess {
     }
     Optional<CallCgroup> cgroup;
     try {
-      cgroup = enclosure.open(pidsLimit);
+      cgroup = enclosure.open(pidsLimit, request.memoryLimit());
     } catch (IOException | RuntimeException e) {
       return new Start.NotStarted(
           "cannot create the worker's cgroup (" + enclosure.kind().wireName() + "): " + e);
@@ -265,6 +266,24 @@ public final class LongLivedProcess {
   /** Returns the worker's stdout. */
   public InputStream stdout() {
     return process.getInputStream();
+  }
+
+  /**
+   * Returns whether the memory limit's enforcement killed a process of the worker's tree (read from
+   * its cgroup's memory controller, docs/contract/run.md#memory-limit); false once {@link
+   * #terminate} removed the cgroup, and without a memory limit.
+   */
+  public synchronized boolean killedForMemory() {
+    if (terminated || cgroup.isEmpty()) {
+      return false;
+    }
+    boolean leaderKilled = !process.isAlive() && process.exitValue() == 128 + 9;
+    return cgroup.get().killedForMemory(leaderKilled);
+  }
+
+  /** Returns the memory limit applied to the worker's tree in bytes, empty when none applies. */
+  public OptionalLong memoryLimit() {
+    return cgroup.map(CallCgroup::memoryLimit).orElse(OptionalLong.empty());
   }
 
   /** Returns whether {@link #terminate} has completed: nothing of the tree is left. */

@@ -29,8 +29,10 @@ import org.apiguardian.api.API;
  * Chosen once per JVM ({@link #containment()}, docs/process.md): a cgroup per call where the JVM's
  * own cgroup is writable ({@link CallCgroup}: cgroup v2 with {@code cgroup.kill}, or v1 {@code
  * freezer} + {@code pids}; the child is inside before it can fork, so forks, pid changes, {@code
- * setpgid} and {@code setsid} cannot leave it; a {@link Builder#pidsLimit pids limit} per call),
- * else the provider's process group ({@link ProcessGroup}, signalled with {@code kill(-pgid)}).
+ * setpgid} and {@code setsid} cannot leave it; a {@link Builder#pidsLimit pids limit} per call; the
+ * request's {@link LaunchRequest#memoryLimit() memory limit} where a memory controller is writable,
+ * see {@link #limitsMemory()}), else the provider's process group ({@link ProcessGroup}, signalled
+ * with {@code kill(-pgid)}).
  *
  * <h2>Process group</h2>
  *
@@ -120,6 +122,20 @@ public final class OsProcessLauncher implements ProcessLauncher {
   /** The largest accepted pids limit: Linux's largest {@code pid_max}. */
   public static final int MAX_PIDS_LIMIT = 4_194_304;
 
+  /**
+   * The host's default memory limit of one provider call or worker process: 1 GiB
+   * (docs/contract/run.md#memory-limit).
+   */
+  public static final long DEFAULT_MEMORY_LIMIT = 1L << 30;
+
+  /**
+   * The smallest accepted host memory limit: 16 MiB (the manifest's smallest {@code memory_mb}).
+   */
+  public static final long MIN_MEMORY_LIMIT = 16L << 20;
+
+  /** The largest accepted host memory limit: 64 GiB (the manifest's largest {@code memory_mb}). */
+  public static final long MAX_MEMORY_LIMIT = 65_536L << 20;
+
   private final Duration terminationGrace;
   private final Duration drainTimeout;
   private final Optional<Path> setsidCommand;
@@ -167,6 +183,16 @@ public final class OsProcessLauncher implements ProcessLauncher {
   @Override
   public Optional<Containment> containment() {
     return Optional.of(enclosure.kind());
+  }
+
+  /**
+   * Returns whether calls get their {@link LaunchRequest#memoryLimit()}: where the chosen cgroup
+   * mechanism has a writable memory controller (cgroup v2 {@code memory.max}, or the v1 {@code
+   * memory} hierarchy).
+   */
+  @Override
+  public boolean limitsMemory() {
+    return enclosure.limitsMemory();
   }
 
   @Override
@@ -218,7 +244,7 @@ public final class OsProcessLauncher implements ProcessLauncher {
     }
     Optional<CallCgroup> cgroup;
     try {
-      cgroup = enclosure.open(pidsLimit);
+      cgroup = enclosure.open(pidsLimit, request.memoryLimit());
     } catch (IOException | RuntimeException e) {
       return notStarted(
           "cannot create the call's cgroup (" + enclosure.kind().wireName() + "): " + e, started);
@@ -252,9 +278,9 @@ public final class OsProcessLauncher implements ProcessLauncher {
 
   /**
    * Starts {@code request}'s argv as a long-lived worker (docs/contract/worker.md), contained like
-   * a call: its own cgroup with this launcher's pids limit, or its own process group; the executed
-   * file checked before anything is written to it. Its stdin, caps and timeout are the caller's
-   * business.
+   * a call: its own cgroup with this launcher's pids limit and the request's memory limit, or its
+   * own process group; the executed file checked before anything is written to it. Its stdin, caps
+   * and timeout are the caller's business.
    */
   public LongLivedProcess.Start startLongLived(LaunchRequest request) {
     Objects.requireNonNull(request, "request");
@@ -300,8 +326,13 @@ public final class OsProcessLauncher implements ProcessLauncher {
             }));
 
     RunSignals.Stop stop = signals.await(started, LaunchSupport.saturatedNanos(request.timeout()));
+    boolean killedForMemory = false;
     if (cgroup.isPresent()) {
       cgroup.get().terminate(process, terminationGrace, stop != RunSignals.Stop.EXITED);
+      // A SIGKILL that LoopX did not send: only after an exit by itself.
+      boolean leaderKilled =
+          stop == RunSignals.Stop.EXITED && !process.isAlive() && process.exitValue() == 128 + 9;
+      killedForMemory = cgroup.get().killedForMemory(leaderKilled);
     } else {
       new ProcessGroup(process, killCommand).terminate(terminationGrace, started);
     }
@@ -319,6 +350,8 @@ public final class OsProcessLauncher implements ProcessLauncher {
     LaunchResult result;
     if (stop == RunSignals.Stop.CANCELLED) {
       result = stopped(LaunchOutcome.CANCELLED, stdout, stderr, duration);
+    } else if (killedForMemory) {
+      result = stopped(LaunchOutcome.MEMORY_LIMIT, stdout, stderr, duration);
     } else if (stop == RunSignals.Stop.DEADLINE) {
       result = stopped(LaunchOutcome.TIMED_OUT, stdout, stderr, duration);
     } else if (stdout.crossed()) {
@@ -383,6 +416,8 @@ public final class OsProcessLauncher implements ProcessLauncher {
         + enclosure.kind().wireName()
         + ", pidsLimit="
         + pidsLimit
+        + ", limitsMemory="
+        + enclosure.limitsMemory()
         + "]";
   }
 

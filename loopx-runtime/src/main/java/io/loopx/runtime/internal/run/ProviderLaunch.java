@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 import org.apiguardian.api.API;
 
@@ -43,6 +44,7 @@ public final class ProviderLaunch {
   private final String searchPath;
   private final boolean keepStderr;
   private final Optional<Workers> workers;
+  private final long hostMemoryLimit;
 
   /**
    * Creates the launch path over {@code launcher} with the host's environment; {@code searchPath}
@@ -65,6 +67,27 @@ public final class ProviderLaunch {
       String searchPath,
       boolean keepStderr,
       WorkerEvents workerEvents) {
+    this(
+        launcher,
+        hostEnvironment,
+        searchPath,
+        keepStderr,
+        workerEvents,
+        OsProcessLauncher.DEFAULT_MEMORY_LIMIT);
+  }
+
+  /**
+   * Creates the launch path as above with {@code hostMemoryLimit}, the host's memory limit in bytes
+   * of one call or worker process (see {@link #memoryLimit}).
+   */
+  public ProviderLaunch(
+      ProcessLauncher launcher,
+      Map<String, String> hostEnvironment,
+      String searchPath,
+      boolean keepStderr,
+      WorkerEvents workerEvents,
+      long hostMemoryLimit) {
+    this.hostMemoryLimit = hostMemoryLimit;
     this.launcher = launcher;
     this.hostEnvironment = Map.copyOf(hostEnvironment);
     this.searchPath = searchPath;
@@ -148,7 +171,8 @@ public final class ProviderLaunch {
         timeout,
         request.stdoutLimit(),
         request.stderrLimit(),
-        request.executable());
+        request.executable(),
+        request.memoryLimit());
   }
 
   /**
@@ -243,9 +267,30 @@ public final class ProviderLaunch {
     LaunchRequestBuilder builder =
         LaunchRequestBuilder.of(argv)
             .environment(environment(runtime, hostEnvironment, searchPath, id, revision))
-            .timeout(Duration.ofSeconds(spec.timeoutSeconds()));
+            .timeout(Duration.ofSeconds(spec.timeoutSeconds()))
+            .memoryLimit(requestedMemory(spec));
     runtime.executed().ifPresent(builder::executable);
     return builder;
+  }
+
+  /**
+   * The memory limit of one call or worker process of {@code spec} in bytes
+   * (docs/contract/run.md#memory-limit): the manifest's {@code memory_mb} when declared, capped by
+   * the host's limit; else the host's limit.
+   */
+  private long requestedMemory(RuntimeSpec spec) {
+    if (spec.memoryMb().isPresent()) {
+      return Math.min(hostMemoryLimit, (long) spec.memoryMb().getAsInt() << 20);
+    }
+    return hostMemoryLimit;
+  }
+
+  /**
+   * Returns the memory limit applied to each call or worker process of {@code spec} in bytes (for
+   * receipts' {@code memory_limit_bytes}): empty when the launcher does not limit memory.
+   */
+  public OptionalLong memoryLimit(RuntimeSpec spec) {
+    return launcher.limitsMemory() ? OptionalLong.of(requestedMemory(spec)) : OptionalLong.empty();
   }
 
   /** Returns how the launcher contains the providers it starts (for receipts). */

@@ -15,6 +15,7 @@ import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.run.RunStatus;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,9 +36,10 @@ public final class ProviderOutcomes {
 
   /**
    * Classifies a subprocess launch: could not start → another file executed ({@code
-   * entrypoint_changed_during_run}) → timeout → stdout over the cap → stderr over the cap → stdout
-   * not exactly one JSON object → non-zero exit or {@code "ok": false} → succeeded. The outcome
-   * carries the {@linkplain StderrTail tail} of the captured stderr.
+   * entrypoint_changed_during_run}) → cancelled → killed for memory ({@code memory_limit}) →
+   * timeout → stdout over the cap → stderr over the cap → stdout not exactly one JSON object →
+   * non-zero exit or {@code "ok": false} → succeeded. The outcome carries the {@linkplain
+   * StderrTail tail} of the captured stderr.
    */
   public static ProviderOutcome classify(LaunchResult result) {
     return status(result).withStderrTail(StderrTail.of(result.stderr()));
@@ -59,6 +61,8 @@ public final class ProviderOutcomes {
         return ChangedDuringRun.outcome();
       case CANCELLED:
         return failed(RunStatus.PROVIDER_FAILED, RunFailure.CANCELLED, object);
+      case MEMORY_LIMIT:
+        return failed(RunStatus.PROVIDER_FAILED, RunFailure.MEMORY_LIMIT, object);
       case TIMED_OUT:
         return failed(RunStatus.PROVIDER_FAILED, RunFailure.TIMEOUT, object);
       case STDOUT_OVER_LIMIT:
@@ -143,6 +147,21 @@ public final class ProviderOutcomes {
       RunRequest request,
       ProviderOutcome outcome,
       Optional<Containment> containment) {
+    return runExecuted(manifest, request, outcome, containment, OptionalLong.empty());
+  }
+
+  /**
+   * Returns the receipt of an executed run as above, with {@code memoryLimit} as its {@code
+   * memory_limit_bytes}.
+   *
+   * @throws InvalidValueException when {@code manifest} has no runtime
+   */
+  public static RunReceipt runExecuted(
+      ExtensionManifest manifest,
+      RunRequest request,
+      ProviderOutcome outcome,
+      Optional<Containment> containment,
+      OptionalLong memoryLimit) {
     RuntimeSpec runtime = runtime(manifest);
     return new RunReceipt(
         manifest.id(),
@@ -152,7 +171,8 @@ public final class ProviderOutcomes {
         false,
         outcome,
         request.schemaVersion(),
-        containment);
+        containment,
+        memoryLimit);
   }
 
   private static ProviderOutcome failed(

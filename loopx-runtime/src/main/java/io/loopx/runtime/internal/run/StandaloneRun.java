@@ -135,10 +135,18 @@ public final class StandaloneRun {
         providers.retireWorkers(id);
         ChangedDuringRun.revoke(store, id, runtime.identity().value(), "run");
         return ProviderOutcomes.runExecuted(
-            manifest, request, ChangedDuringRun.outcome(), providers.containment());
+            manifest,
+            request,
+            ChangedDuringRun.outcome(),
+            providers.containment(),
+            providers.memoryLimit(spec));
       }
       return ProviderOutcomes.runExecuted(
-          manifest, request, called.outcome(), providers.containment());
+          manifest,
+          request,
+          called.outcome(),
+          providers.containment(),
+          providers.memoryLimit(spec));
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();

@@ -278,21 +278,32 @@ final class Worker {
     }
   }
 
-  /** The worker ended on its own (its stdout ended or its stdin broke): a crash, unless retired. */
+  /**
+   * The worker ended on its own (its stdout ended or its stdin broke): a crash, unless retired.
+   * When the memory limit's enforcement killed it (asked of its cgroup before it is removed), every
+   * request in flight ends {@code memory_limit}, else {@code worker_terminated}.
+   */
   private void crashed() {
     boolean first = ended.compareAndSet(false, true);
     dead = true;
     outbox.add(STOP);
-    failAll();
+    RunFailure failure =
+        process.killedForMemory() ? RunFailure.MEMORY_LIMIT : RunFailure.WORKER_TERMINATED;
+    failAll(failure);
     OptionalInt exit = first ? process.awaitExit(EXIT_PATIENCE) : OptionalInt.empty();
     process.terminate(Duration.ZERO);
     if (first) {
-      reportEnd(null, exit);
+      reportEnd(null, exit, failure);
     }
   }
 
   /** Reports how the worker ended: {@code reason} null for a crash. */
   private void reportEnd(@Nullable WorkerRetireReason reason, OptionalInt exit) {
+    reportEnd(reason, exit, RunFailure.WORKER_TERMINATED);
+  }
+
+  /** Reports how the worker ended: {@code reason} null for a crash that ended as {@code crash}. */
+  private void reportEnd(@Nullable WorkerRetireReason reason, OptionalInt exit, RunFailure crash) {
     synchronized (reports) {
       if (unwanted) {
         return;
@@ -300,7 +311,7 @@ final class Worker {
       if (!announced) {
         life.crashed(process.pid(), exit, RunFailure.WORKER_HANDSHAKE_FAILED, served.get());
       } else if (reason == null) {
-        life.crashed(process.pid(), exit, RunFailure.WORKER_TERMINATED, served.get());
+        life.crashed(process.pid(), exit, crash, served.get());
       } else {
         life.retired(process.pid(), reason, served.get());
       }
@@ -308,11 +319,16 @@ final class Worker {
   }
 
   private void failAll() {
+    failAll(RunFailure.WORKER_TERMINATED);
+  }
+
+  /** Ends every request in flight with {@code failure}. */
+  private void failAll(RunFailure failure) {
     handshake.complete(false);
     for (String id : new ArrayList<>(inFlight.keySet())) {
       CompletableFuture<Reply> pending = inFlight.remove(id);
       if (pending != null) {
-        pending.complete(new Reply.Failed(RunFailure.WORKER_TERMINATED));
+        pending.complete(new Reply.Failed(failure));
       }
     }
   }

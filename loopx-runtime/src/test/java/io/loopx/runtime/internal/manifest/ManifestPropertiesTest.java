@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -69,7 +70,29 @@ class ManifestPropertiesTest {
       List<String> doctorArgs,
       List<String> required,
       Optional<Integer> timeout,
-      List<String> classPath) {}
+      List<String> classPath,
+      Optional<Integer> memoryMb) {
+    Rt(
+        String protocol,
+        boolean javaMain,
+        String target,
+        List<String> args,
+        List<String> doctorArgs,
+        List<String> required,
+        Optional<Integer> timeout,
+        List<String> classPath) {
+      this(
+          protocol,
+          javaMain,
+          target,
+          args,
+          doctorArgs,
+          required,
+          timeout,
+          classPath,
+          Optional.empty());
+    }
+  }
 
   record Prov(
       String id,
@@ -131,6 +154,7 @@ class ManifestPropertiesTest {
               t.put("required_permissions", new ArrayList<Object>(rt.required()));
             }
             rt.timeout().ifPresent(v -> t.put("timeout_seconds", v));
+            rt.memoryMb().ifPresent(v -> t.put("memory_mb", v));
             doc.put("runtime", t);
           });
       if (!provides.isEmpty()) {
@@ -193,7 +217,9 @@ class ManifestPropertiesTest {
                       r.args(),
                       r.doctorArgs(),
                       r.required().stream().map(Permission::of).toList(),
-                      r.timeout().orElse(RuntimeSpec.DEFAULT_TIMEOUT_SECONDS)));
+                      r.timeout().orElse(RuntimeSpec.DEFAULT_TIMEOUT_SECONDS),
+                      Optional.empty(),
+                      r.memoryMb().map(OptionalInt::of).orElse(OptionalInt.empty())));
       return new ExtensionManifest(
           ExtensionId.of(id),
           version,
@@ -407,7 +433,13 @@ class ManifestPropertiesTest {
           Generate.booleans().generate(rs)
               ? Optional.of(integers().between(1, 120).generate(rs))
               : Optional.empty(),
-          classPath);
+          classPath,
+          Generate.booleans().generate(rs)
+              ? Optional.of(
+                  integers()
+                      .between(RuntimeSpec.MIN_MEMORY_MB, RuntimeSpec.MAX_MEMORY_MB)
+                      .generate(rs))
+              : Optional.empty());
     };
   }
 
@@ -706,7 +738,8 @@ class ManifestPropertiesTest {
                                 r.doctorArgs(),
                                 r.required(),
                                 r.timeout(),
-                                r.classPath()))));
+                                r.classPath(),
+                                r.memoryMb()))));
     m.put(
         "target",
         s ->
@@ -723,7 +756,8 @@ class ManifestPropertiesTest {
                                 r.doctorArgs(),
                                 r.required(),
                                 r.timeout(),
-                                r.classPath()))));
+                                r.classPath(),
+                                r.memoryMb()))));
     m.put(
         "launch kind",
         s ->
@@ -740,7 +774,8 @@ class ManifestPropertiesTest {
                                 r.doctorArgs(),
                                 r.required(),
                                 r.timeout(),
-                                List.of()))));
+                                List.of(),
+                                r.memoryMb()))));
     m.put(
         "java_class_path",
         s ->
@@ -758,7 +793,8 @@ class ManifestPropertiesTest {
                                 r.doctorArgs(),
                                 r.required(),
                                 r.timeout(),
-                                append(r.classPath(), "lib/extra.jar")))));
+                                append(r.classPath(), "lib/extra.jar"),
+                                r.memoryMb()))));
     m.put(
         "args",
         s ->
@@ -775,7 +811,8 @@ class ManifestPropertiesTest {
                                 r.doctorArgs(),
                                 r.required(),
                                 r.timeout(),
-                                r.classPath()))));
+                                r.classPath(),
+                                r.memoryMb()))));
     m.put(
         "doctor_args",
         s ->
@@ -792,7 +829,28 @@ class ManifestPropertiesTest {
                                 append(r.doctorArgs(), "--deep"),
                                 r.required(),
                                 r.timeout(),
-                                r.classPath()))));
+                                r.classPath(),
+                                r.memoryMb()))));
+    m.put(
+        "memory_mb",
+        s ->
+            s.runtime()
+                .map(
+                    r ->
+                        withRuntime(
+                            s,
+                            new Rt(
+                                r.protocol(),
+                                r.javaMain(),
+                                r.target(),
+                                r.args(),
+                                r.doctorArgs(),
+                                r.required(),
+                                r.timeout(),
+                                r.classPath(),
+                                r.memoryMb().isPresent()
+                                    ? Optional.<Integer>empty()
+                                    : Optional.of(RuntimeSpec.MIN_MEMORY_MB)))));
     m.put(
         "args vs doctor_args",
         s ->
@@ -810,7 +868,8 @@ class ManifestPropertiesTest {
                                 append(r.doctorArgs(), r.args().get(0)),
                                 r.required(),
                                 r.timeout(),
-                                r.classPath()))));
+                                r.classPath(),
+                                r.memoryMb()))));
     m.put(
         "required_permissions",
         s ->
@@ -832,7 +891,8 @@ class ManifestPropertiesTest {
                                             r.doctorArgs(),
                                             append(r.required(), p),
                                             r.timeout(),
-                                            r.classPath())))));
+                                            r.classPath(),
+                                            r.memoryMb())))));
     m.put(
         "timeout",
         s ->
@@ -849,7 +909,8 @@ class ManifestPropertiesTest {
                                 r.doctorArgs(),
                                 r.required(),
                                 Optional.of(r.timeout().orElse(30) % 120 + 1),
-                                r.classPath()))));
+                                r.classPath(),
+                                r.memoryMb()))));
     m.put(
         "provides title",
         s ->
@@ -1030,7 +1091,8 @@ class ManifestPropertiesTest {
                                 r.doctorArgs(),
                                 r.required(),
                                 Optional.of(30),
-                                r.classPath()))));
+                                r.classPath(),
+                                r.memoryMb()))));
     m.put(
         "visibility public",
         s ->

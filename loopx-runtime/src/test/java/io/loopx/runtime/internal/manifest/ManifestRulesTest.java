@@ -448,6 +448,25 @@ class ManifestRulesTest {
         "worker requests boolean",
         swap("timeout_seconds = 45", worker + "max_requests = true"),
         "runtime.worker.max_requests");
+    // runtime.memory_mb
+    for (String[] memory :
+        new String[][] {
+          {"memory 0", "0"},
+          {"memory 15", "15"},
+          {"memory 65537", "65537"},
+          {"memory negative", "-256"},
+          {"memory long", "99999999999"},
+          {"memory float", "256.0"},
+          {"memory string", "\"256\""},
+          {"memory boolean", "true"},
+          {"memory array", "[256]"},
+        }) {
+      add(
+          cases,
+          memory[0],
+          swap("timeout_seconds = 45", "timeout_seconds = 45\nmemory_mb = " + memory[1]),
+          "runtime.memory_mb");
+    }
     // presentation_surfaces
     add(
         cases,
