@@ -39,7 +39,8 @@ public final class DocumentedKeys {
           "containment",
           "exit_code",
           "stderr_tail",
-          "entrypoint_lookup");
+          "entrypoint_lookup",
+          "handshake_line");
 
   /** An install or upgrade receipt ({@code loopx_extension_operation_v0}). */
   public static final List<String> ACTIVATION =

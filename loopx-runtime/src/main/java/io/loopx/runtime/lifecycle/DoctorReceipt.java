@@ -33,6 +33,8 @@ import tools.jackson.databind.node.ObjectNode;
  *     wrote nothing, no probe ran or the host turned it off
  * @param entrypointLookup what was looked up where ({@code entrypoint_lookup}); present exactly
  *     when the status is {@link DoctorStatus#ENTRYPOINT_MISSING}
+ * @param handshakeLine the start of the line a worker wrote instead of its handshake ({@code
+ *     handshake_line}, see {@link #handshakeLine()}); empty ({@code null}) otherwise
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record DoctorReceipt(
@@ -47,13 +49,15 @@ public record DoctorReceipt(
     Optional<Containment> containment,
     OptionalInt exitCode,
     Optional<String> stderrTail,
-    Optional<EntrypointLookup> entrypointLookup)
+    Optional<EntrypointLookup> entrypointLookup,
+    Optional<String> handshakeLine)
     implements Receipt {
 
   /** The packet schema version. */
   public static final String SCHEMA_VERSION = "loopx_extension_doctor_v0";
 
-  /** Rejects nulls. */
+  /** Rejects nulls. The canonical constructor (with {@code handshakeLine}) is new in 0.3. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
   public DoctorReceipt {
     Objects.requireNonNull(extensionId, "extensionId");
     Objects.requireNonNull(version, "version");
@@ -65,6 +69,50 @@ public record DoctorReceipt(
     Objects.requireNonNull(exitCode, "exitCode");
     Objects.requireNonNull(stderrTail, "stderrTail");
     Objects.requireNonNull(entrypointLookup, "entrypointLookup");
+    Objects.requireNonNull(handshakeLine, "handshakeLine");
+  }
+
+  /** Creates a packet without a {@code handshake_line}. */
+  public DoctorReceipt(
+      ExtensionId extensionId,
+      String version,
+      DoctorStatus status,
+      boolean available,
+      boolean verified,
+      Optional<String> entrypointIdentity,
+      Optional<String> probedEntrypointIdentity,
+      Optional<DoctorFailure> failure,
+      Optional<Containment> containment,
+      OptionalInt exitCode,
+      Optional<String> stderrTail,
+      Optional<EntrypointLookup> entrypointLookup) {
+    this(
+        extensionId,
+        version,
+        status,
+        available,
+        verified,
+        entrypointIdentity,
+        probedEntrypointIdentity,
+        failure,
+        containment,
+        exitCode,
+        stderrTail,
+        entrypointLookup,
+        Optional.empty());
+  }
+
+  /**
+   * Returns the start of the first line a worker wrote on stdout when it was not a valid handshake
+   * ({@code handshake_line}, failure kind {@link DoctorFailure#WORKER_HANDSHAKE_FAILED}): at most
+   * its first 200 characters, white space runs as one space, unsafe characters as {@code \\uXXXX};
+   * empty when the worker check wrote no such line (no worker check, a valid handshake, nothing in
+   * time) or the host turned provider diagnostics off.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  @Override
+  public Optional<String> handshakeLine() {
+    return handshakeLine;
   }
 
   /** Creates a packet without probe diagnostics (no exit code, stderr tail or lookup). */
@@ -89,6 +137,7 @@ public record DoctorReceipt(
         failure,
         containment,
         OptionalInt.empty(),
+        Optional.empty(),
         Optional.empty(),
         Optional.empty());
   }
@@ -136,6 +185,7 @@ public record DoctorReceipt(
     } else {
       o.putNull("entrypoint_lookup");
     }
+    o.put("handshake_line", handshakeLine.orElse(null));
     return o;
   }
 }

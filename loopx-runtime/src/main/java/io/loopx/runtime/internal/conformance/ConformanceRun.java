@@ -19,6 +19,7 @@ import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
+import io.loopx.runtime.internal.run.OutputPreview;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.manifest.LoadedManifest;
@@ -59,7 +60,6 @@ public final class ConformanceRun {
   /** The seed of the generated envelope mutations (the contract kit's default). */
   public static final long SEED = 0x5EED_C0DEL;
 
-  private static final int PREVIEW_CHARS = 200;
   private static final int WORKER_REQUESTS = 3;
   private static final String CALLER_REVISION = "0".repeat(16);
   private static final String CALLER_DIGEST = "sha256:" + "0".repeat(64);
@@ -552,11 +552,7 @@ public final class ConformanceRun {
   }
 
   static String preview(byte[] bytes) {
-    String s = new String(bytes, StandardCharsets.UTF_8).strip().replaceAll("\\s+", " ");
-    if (s.isEmpty()) {
-      return "(empty)";
-    }
-    return s.length() <= PREVIEW_CHARS ? s : s.substring(0, PREVIEW_CHARS) + "...";
+    return OutputPreview.of(bytes);
   }
 
   // ------------------------------------------------------------------ plumbing

@@ -89,7 +89,8 @@ final class DoctorLadder {
         outcome.containment(),
         outcome.exitCode(),
         outcome.stderrTail(),
-        Optional.empty());
+        Optional.empty(),
+        outcome.handshakeLine());
   }
 
   /** A packet of a revision the ladder stopped before the probe: no probe ran. */

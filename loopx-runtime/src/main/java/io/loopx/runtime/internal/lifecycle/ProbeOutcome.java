@@ -16,15 +16,22 @@ import java.util.OptionalInt;
  * @param containment the launcher's containment, when it says
  * @param exitCode the probe's own exit status, when it exited by itself
  * @param stderrTail the tail of the probe's stderr, when it wrote any that was kept
+ * @param handshakeLine the start of the worker check's first line, when it was not a handshake
  */
 public record ProbeOutcome(
     Optional<DoctorFailure> failure,
     Optional<Containment> containment,
     OptionalInt exitCode,
-    Optional<String> stderrTail) {
+    Optional<String> stderrTail,
+    Optional<String> handshakeLine) {
   /** A probe that exited 0 in time with an unchanged identity (nothing else stated). */
   public static final ProbeOutcome PASSED =
-      new ProbeOutcome(Optional.empty(), Optional.empty(), OptionalInt.empty(), Optional.empty());
+      new ProbeOutcome(
+          Optional.empty(),
+          Optional.empty(),
+          OptionalInt.empty(),
+          Optional.empty(),
+          Optional.empty());
 
   /** Rejects nulls. */
   public ProbeOutcome {
@@ -32,23 +39,28 @@ public record ProbeOutcome(
     Objects.requireNonNull(containment, "containment");
     Objects.requireNonNull(exitCode, "exitCode");
     Objects.requireNonNull(stderrTail, "stderrTail");
+    Objects.requireNonNull(handshakeLine, "handshakeLine");
   }
 
   /** Returns a failed outcome (nothing else stated). */
   public static ProbeOutcome failed(DoctorFailure failure) {
     return new ProbeOutcome(
-        Optional.of(failure), Optional.empty(), OptionalInt.empty(), Optional.empty());
+        Optional.of(failure),
+        Optional.empty(),
+        OptionalInt.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   /** Returns this outcome with {@code containment}. */
   public ProbeOutcome contained(Optional<Containment> containment) {
-    return new ProbeOutcome(failure, containment, exitCode, stderrTail);
+    return new ProbeOutcome(failure, containment, exitCode, stderrTail, handshakeLine);
   }
 
   /** Returns this outcome with the exit code and stderr tail of {@code result}. */
   public ProbeOutcome saying(LaunchResult result) {
     return new ProbeOutcome(
-        failure, containment, result.exitCode(), StderrTail.of(result.stderr()));
+        failure, containment, result.exitCode(), StderrTail.of(result.stderr()), handshakeLine);
   }
 
   /** Returns whether the probe passed. */

@@ -103,7 +103,8 @@ final class Prober {
           Optional.of(failure),
           Optional.empty(),
           OptionalInt.empty(),
-          StderrTail.of(worker.get().stderr()));
+          StderrTail.of(worker.get().stderr()),
+          worker.get().handshakeLine());
     }
     RuntimeResolution after = resolve(target, resolver.uncached()); // hashed again, never cached
     if (!before.unchangedSince(after)) {
