@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.InvalidPathException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -124,26 +125,35 @@ final class CliSession {
    * manifests and the provider environment of {@code environment}; no state location yet.
    */
   static Loopx.Builder builder(CliEnvironment environment) {
-    return builder(environment, List.of());
+    return builder(environment, List.of(), Optional.empty());
   }
 
-  /** As {@link #builder(CliEnvironment)}, with the options of {@code settings}. */
+  /** As {@link #builder(CliEnvironment)}, with the provider options of {@code settings}. */
   static Loopx.Builder builder(CliEnvironment environment, Settings settings) {
-    return builder(environment, settings.providerEnv());
+    return builder(environment, settings.providerEnv(), settings.providerPath());
   }
 
-  private static Loopx.Builder builder(CliEnvironment environment, List<String> providerEnv) {
+  private static Loopx.Builder builder(
+      CliEnvironment environment, List<String> providerEnv, Optional<String> providerPath) {
     Loopx.Builder builder =
         Loopx.builder().builtin(new SampleCatalog()).domainPolicy(new SampleHostPolicy());
     environment.bundledManifests().forEach(builder::bundledManifest);
-    builder.hostEnvironment(hostEnvironment(environment));
+    // The host environment's PATH is the one PATH: runtimes are resolved on it, providers get it.
+    builder.hostEnvironment(hostEnvironment(environment, providerPath));
     builder.providerEnvironment(providerPolicy(providerEnv));
     return builder;
   }
 
-  /** The host environment providers are chosen from (before the allow-list). */
-  static Map<String, String> hostEnvironment(CliEnvironment environment) {
-    return environment.providerEnvironment().orElseGet(System::getenv);
+  /**
+   * The host environment providers are chosen from (before the allow-list): the process's (or the
+   * test's), with {@code PATH} replaced by {@code providerPath} when given.
+   */
+  static Map<String, String> hostEnvironment(
+      CliEnvironment environment, Optional<String> providerPath) {
+    Map<String, String> host =
+        new LinkedHashMap<>(environment.providerEnvironment().orElseGet(System::getenv));
+    providerPath.ifPresent(path -> host.put("PATH", path));
+    return host;
   }
 
   /**

@@ -84,7 +84,7 @@ final class ExtensionVerifyCommand extends SessionCommand {
     // The same allow-list as every other command's providers get.
     builder.hostEnvironment(
         CliSession.providerPolicy(settings.providerEnv())
-            .filter(CliSession.hostEnvironment(session.environment())));
+            .filter(CliSession.hostEnvironment(session.environment(), settings.providerPath())));
     ProviderConformance check = builder.build();
     return checks(settings.mode().executes() ? check.verify() : check.preview());
   }

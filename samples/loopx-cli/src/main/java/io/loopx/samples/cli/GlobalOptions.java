@@ -41,6 +41,15 @@ final class GlobalOptions {
               + " PATH, HOME, LANG, LC_*, TZ, TMPDIR and the names given, never LOOPX_STATE_*.")
   List<String> providerEnv = new ArrayList<>();
 
+  @Option(
+      names = "--provider-path",
+      paramLabel = "DIRS",
+      description =
+          "The PATH providers get and their runtimes are resolved on (colon-separated"
+              + " directories; default: the CLI's PATH), e.g. one whose python3 is a binary, not"
+              + " a version manager's shim.")
+  @Nullable String providerPath;
+
   @Option(names = "--execute", description = "Perform the command (default: preview only).")
   boolean execute;
 

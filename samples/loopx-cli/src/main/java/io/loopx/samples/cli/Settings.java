@@ -23,13 +23,16 @@ import picocli.CommandLine.Model.CommandSpec;
  * @param stateJdbcUrl the JDBC URL of the PostgreSQL activation state, if the state is there
  * @param providerEnv the variables handed to providers besides the always allowed ones ({@code
  *     --provider-env})
+ * @param providerPath the PATH of providers and runtime resolution ({@code --provider-path}), its
+ *     entries absolute; empty means the CLI's own PATH
  */
 record Settings(
     Path stateFile,
     Mode mode,
     Format format,
     Optional<String> stateJdbcUrl,
-    List<String> providerEnv) {
+    List<String> providerEnv,
+    Optional<String> providerPath) {
   /** The environment variable that names the PostgreSQL state when no option does. */
   static final String JDBC_URL_VARIABLE = "LOOPX_STATE_JDBC_URL";
 
@@ -43,11 +46,12 @@ record Settings(
     Objects.requireNonNull(format, "format");
     Objects.requireNonNull(stateJdbcUrl, "stateJdbcUrl");
     providerEnv = List.copyOf(providerEnv);
+    Objects.requireNonNull(providerPath, "providerPath");
   }
 
-  /** Settings without extra provider variables. */
+  /** Settings without provider options. */
   Settings(Path stateFile, Mode mode, Format format, Optional<String> stateJdbcUrl) {
-    this(stateFile, mode, format, stateJdbcUrl, List.of());
+    this(stateFile, mode, format, stateJdbcUrl, List.of(), Optional.empty());
   }
 
   /** Settings of a state file. */
@@ -64,7 +68,8 @@ record Settings(
    * {@code --state-file} or {@code --runtime-root} is given; {@code --state-jdbc-url} with {@code
    * --state-file} is a usage error. The {@code --provider-env} names of the whole chain are
    * collected; an empty name, one with {@code =} or NUL, or one of the CLI's own secrets ({@value
-   * #OWN_SECRETS_PREFIX}*) is a usage error.
+   * #OWN_SECRETS_PREFIX}*) is a usage error. {@code --provider-path}'s relative entries are made
+   * absolute, its empty ones dropped; one without any directory is a usage error.
    */
   static Settings of(CommandSpec leaf, Path userHome, Map<String, String> variables) {
     List<GlobalOptions> chain = new ArrayList<>();
@@ -81,7 +86,11 @@ record Settings(
     boolean execute = false;
     Format format = Format.TEXT;
     Set<String> providerEnv = new LinkedHashSet<>();
+    @Nullable String providerPath = null;
     for (GlobalOptions o : chain) {
+      if (o.providerPath != null) {
+        providerPath = o.providerPath;
+      }
       for (String name : o.providerEnv) {
         if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
           throw Arguments.usage(
@@ -127,6 +136,21 @@ record Settings(
         execute ? Mode.EXECUTE : Mode.PREVIEW,
         format,
         Optional.ofNullable(jdbcUrl),
-        List.copyOf(providerEnv));
+        List.copyOf(providerEnv),
+        providerPath == null ? Optional.empty() : Optional.of(absoluteDirectories(providerPath)));
+  }
+
+  /** The non-empty entries of {@code path}, each made absolute, joined with {@code :}. */
+  private static String absoluteDirectories(String path) {
+    List<String> dirs = new ArrayList<>();
+    for (String entry : path.split(":", -1)) {
+      if (!entry.isEmpty()) {
+        dirs.add(Arguments.path(entry).toAbsolutePath().normalize().toString());
+      }
+    }
+    if (dirs.isEmpty()) {
+      throw Arguments.usage("--provider-path needs at least one directory, got `" + path + "`");
+    }
+    return String.join(":", dirs);
   }
 }

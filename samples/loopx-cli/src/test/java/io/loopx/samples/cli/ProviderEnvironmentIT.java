@@ -130,4 +130,88 @@ class ProviderEnvironmentIT {
     assertThat(refused.get("error").stringValue())
         .contains("never hands its own state credentials");
   }
+
+  /**
+   * A provider {@code #!/usr/bin/env python3} on a PATH whose {@code python3} is a shim script (as
+   * a version manager installs it) is refused with the way forward, and {@code --provider-path}
+   * with a directory whose {@code python3} is a binary makes it install and run.
+   */
+  @Test
+  void aShimOnThePathNamesTheFixAndProviderPathIsIt() throws Exception {
+    Path shims = Files.createDirectories(tmp.resolve("shims"));
+    Path shim = shims.resolve("python3");
+    Files.writeString(shim, "#!/bin/sh\nexec /usr/bin/python3 \"$@\"\n");
+    Files.setPosixFilePermissions(shim, PosixFilePermissions.fromString("rwxr-xr-x"));
+    JarProcess loopx = new JarProcess(tmp, Map.of("LC_ALL", "C", "PATH", shims + ":/usr/bin:/bin"));
+    Path dir = tmp.resolve("pyprov");
+    Files.createDirectories(dir.resolve("bin"));
+    Path script = dir.resolve("bin/provider");
+    Files.writeString(
+        script,
+        """
+        #!/usr/bin/env python3
+        import json, sys
+        if "--doctor" in sys.argv[1:]:
+            sys.exit(0)
+        sys.stdin.read()
+        print(json.dumps({"ok": True, "python": sys.executable}))
+        """);
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path manifest = dir.resolve("extension.toml");
+    Files.writeString(
+        manifest,
+        """
+        schema_version = "loopx_extension_manifest_v0"
+        id = "pyprov"
+        version = "1.0.0"
+        requires_loopx_api = ">=1,<2"
+        [runtime]
+        protocol = "demo_ext_v0"
+        entrypoint = "bin/provider"
+        doctor_args = ["--doctor"]
+        timeout_seconds = 10
+        """);
+    Path request = Files.writeString(tmp.resolve("request.json"), "{\"schema_version\":\"x_v0\"}");
+
+    ObjectNode refused =
+        json(
+            loopx,
+            2,
+            List.of("extension", "install", "--manifest", manifest.toString(), "--execute"));
+    Cli.assertErrorPacket(refused, "entrypoint_unsupported");
+    assertThat(refused.get("error").stringValue())
+        .contains(
+            "its interpreter `"
+                + shim
+                + "` is itself a `#!` script: give providers a PATH on"
+                + " which `python3` is a binary, or start the entrypoint with an absolute `#!`");
+
+    ObjectNode installed =
+        json(
+            loopx,
+            0,
+            List.of(
+                "extension",
+                "install",
+                "--manifest",
+                manifest.toString(),
+                "--execute",
+                "--provider-path",
+                "/usr/bin:/bin"));
+    assertThat(installed.get("doctor").get("status").stringValue()).isEqualTo("ready");
+    ObjectNode ran =
+        json(
+            loopx,
+            0,
+            List.of(
+                "extension",
+                "run",
+                "pyprov",
+                "--input-json",
+                request.toString(),
+                "--execute",
+                "--provider-path",
+                "/usr/bin:/bin"));
+    assertThat(ran.get("status").stringValue()).isEqualTo("succeeded");
+  }
 }
