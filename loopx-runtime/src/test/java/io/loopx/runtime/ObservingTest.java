@@ -475,22 +475,62 @@ class ObservingTest {
                     "loopx: dispatch demo-recall demo.recall by demo-provider: succeeded in "));
   }
 
+  /**
+   * One rule (docs/observing.md): a failure of the provider or its process is logged at WARNING,
+   * whatever its failure kind, and an {@code ok:false} answer (exit 0 or not) is such a failure; a
+   * refusal before the provider ran is INFO; a success DEBUG.
+   */
+  @Test
+  void aProvidersOkFalseAnswerIsAWarningLikeEveryProviderFailure() throws IOException {
+    byte[] input = "{\"schema_version\":\"demo_request_v0\"}".getBytes(UTF_8);
+    for (String[] c :
+        new String[][] {
+          {"says-no", "echo '{\"ok\":false,\"error\":\"no\"}'"},
+          {"says-no-exit-3", "echo '{\"ok\":false,\"error\":\"no\"}'; exit 3"},
+          {"exits-2", "echo '{\"ok\":true}'; exit 2"},
+          {"says-yes", "echo '{\"ok\":true}'"}
+        }) {
+      Path pkg = soloPackage(c[0], c[1]);
+      loopx.install(LoadedManifest.load(pkg.resolve("extension.toml")), Mode.EXECUTE);
+      loopx.run(ExtensionId.of(c[0]), input, Mode.EXECUTE);
+    }
+    List<RunCompleted> runs = only(RunCompleted.class);
+    assertThat(runs)
+        .extracting(r -> r.outcome().wireName())
+        .containsExactly("provider_failed", "provider_failed", "provider_failed", "succeeded");
+    assertThat(log.at(Level.WARNING))
+        .contains(
+            "loopx: run says-no: provider_failed in " + durationOf(runs.get(0)) + " ms",
+            "loopx: run says-no-exit-3: provider_failed in " + durationOf(runs.get(1)) + " ms",
+            "loopx: run exits-2: provider_failed in " + durationOf(runs.get(2)) + " ms");
+    assertThat(log.at(Level.DEBUG))
+        .contains("loopx: run says-yes: succeeded in " + durationOf(runs.get(3)) + " ms");
+    assertThat(log.lines)
+        .noneMatch(l -> l.message().startsWith("loopx: run says-yes") && l.level() != Level.DEBUG);
+  }
+
   static long durationOf(RunCompleted run) {
     return run.duration().toMillis();
   }
 
   Path soloPackage() throws IOException {
-    Path dir = tmp.resolve("solo");
+    return soloPackage("solo", "echo '{\"ok\":true}'");
+  }
+
+  /** A standalone sh provider {@code id} whose answer is the shell command {@code answer}. */
+  Path soloPackage(String id, String answer) throws IOException {
+    Path dir = tmp.resolve(id);
     Files.createDirectories(dir.resolve("bin"));
     Path script = dir.resolve("bin/provider");
     Files.writeString(
-        script,
-        "#!/bin/sh\n[ \"$1\" = \"--doctor\" ] && exit 0\ncat >/dev/null\necho '{\"ok\":true}'\n");
+        script, "#!/bin/sh\n[ \"$1\" = \"--doctor\" ] && exit 0\ncat >/dev/null\n" + answer + "\n");
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
     Files.writeString(
         dir.resolve("extension.toml"),
         "schema_version = \"loopx_extension_manifest_v0\"\n"
-            + "id = \"solo\"\nversion = \"1.0.0\"\nrequires_loopx_api = \">=1,<2\"\n"
+            + "id = \""
+            + id
+            + "\"\nversion = \"1.0.0\"\nrequires_loopx_api = \">=1,<2\"\n"
             + "[runtime]\nprotocol = \"demo_run_v0\"\nentrypoint = \"bin/provider\"\n"
             + "doctor_args = [\"--doctor\"]\n");
     return dir;

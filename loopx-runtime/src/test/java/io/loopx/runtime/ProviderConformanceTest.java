@@ -113,6 +113,14 @@ class ProviderConformanceTest {
                 "envelope_caller_made_refused",
                 "envelope_mutations_refused",
                 "effect_marker_absent")),
+        Arguments.of(
+            "trusts_envelope_as_worker",
+            true,
+            Set.of(
+                "envelope_missing_refused",
+                "envelope_caller_made_refused",
+                "envelope_mutations_refused",
+                "effect_marker_absent")),
         Arguments.of("bad_handshake", true, Set.of("worker_handshake")),
         Arguments.of("double_response", true, Set.of("worker_one_response_per_request")),
         Arguments.of("no_exit_on_eof", true, Set.of("worker_exits_on_eof")));

@@ -40,7 +40,8 @@ public final class DocumentedKeys {
           "memory_limit_bytes",
           "exit_code",
           "stderr_tail",
-          "entrypoint_lookup");
+          "entrypoint_lookup",
+          "handshake_line");
 
   /** An install or upgrade receipt ({@code loopx_extension_operation_v0}). */
   public static final List<String> ACTIVATION =

@@ -38,6 +38,8 @@ import tools.jackson.databind.node.ObjectNode;
  *     memory_limit_bytes}, docs/contract/run.md#memory-limit); empty ({@code null}) when no probe
  *     ran or no limit applied (no writable memory controller, or a host launcher that does not
  *     {@linkplain io.loopx.runtime.process.ProcessLauncher#limitsMemory() limit memory})
+ * @param handshakeLine the start of the line a worker wrote instead of its handshake ({@code
+ *     handshake_line}, see {@link #handshakeLine()}); empty ({@code null}) otherwise
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record DoctorReceipt(
@@ -53,13 +55,14 @@ public record DoctorReceipt(
     OptionalInt exitCode,
     Optional<String> stderrTail,
     Optional<EntrypointLookup> entrypointLookup,
-    @API(status = API.Status.EXPERIMENTAL, since = "0.3") OptionalLong memoryLimitBytes)
+    @API(status = API.Status.EXPERIMENTAL, since = "0.3") OptionalLong memoryLimitBytes,
+    @API(status = API.Status.EXPERIMENTAL, since = "0.3") Optional<String> handshakeLine)
     implements Receipt {
 
   /** The packet schema version. */
   public static final String SCHEMA_VERSION = "loopx_extension_doctor_v0";
 
-  /** Rejects nulls. */
+  /** Rejects nulls. The canonical constructor is new in 0.3. */
   @API(status = API.Status.EXPERIMENTAL, since = "0.3")
   public DoctorReceipt {
     Objects.requireNonNull(extensionId, "extensionId");
@@ -73,9 +76,10 @@ public record DoctorReceipt(
     Objects.requireNonNull(stderrTail, "stderrTail");
     Objects.requireNonNull(entrypointLookup, "entrypointLookup");
     Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
+    Objects.requireNonNull(handshakeLine, "handshakeLine");
   }
 
-  /** Creates a packet without a {@link #memoryLimitBytes()}. */
+  /** Creates a packet without a {@link #memoryLimitBytes()} or a {@link #handshakeLine()}. */
   public DoctorReceipt(
       ExtensionId extensionId,
       String version,
@@ -102,7 +106,21 @@ public record DoctorReceipt(
         exitCode,
         stderrTail,
         entrypointLookup,
-        OptionalLong.empty());
+        OptionalLong.empty(),
+        Optional.empty());
+  }
+
+  /**
+   * Returns the start of the first line a worker wrote on stdout when it was not a valid handshake
+   * ({@code handshake_line}, failure kind {@link DoctorFailure#WORKER_HANDSHAKE_FAILED}): at most
+   * its first 200 characters, white space runs as one space, unsafe characters as {@code \\uXXXX};
+   * empty when the worker check wrote no such line (no worker check, a valid handshake, nothing in
+   * time) or the host turned provider diagnostics off.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  @Override
+  public Optional<String> handshakeLine() {
+    return handshakeLine;
   }
 
   /** Creates a packet without probe diagnostics (no exit code, stderr tail or lookup). */
@@ -179,6 +197,7 @@ public record DoctorReceipt(
     } else {
       o.putNull("entrypoint_lookup");
     }
+    o.put("handshake_line", handshakeLine.orElse(null));
     return o;
   }
 }

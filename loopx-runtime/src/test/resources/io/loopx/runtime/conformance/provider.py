@@ -28,6 +28,7 @@ def broken():
 
 BREAK = broken()
 IMPLEMENTS = os.path.exists(os.path.join(ROOT, "implements"))
+AS_WORKER = "--loopx-worker" in sys.argv[1:]
 
 
 def canonical(value):
@@ -39,6 +40,8 @@ def refusal(message):
 
 
 def envelope_problem(request):
+    if BREAK == "trusts_envelope_as_worker" and AS_WORKER:
+        return None
     envelope = request.get("execution_envelope")
     if not isinstance(envelope, dict) or set(envelope) != FIELDS:
         return "execution envelope fields do not match the schema"

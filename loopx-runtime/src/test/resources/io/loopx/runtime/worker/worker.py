@@ -74,6 +74,12 @@ if m == "refuse":
     send({"hello": "not a handshake"})
     time.sleep(600)
     sys.exit(0)
+if m == "stray":
+    # A library's progress line on stdout before the handshake: ESC, a tab, then the handshake.
+    sys.stdout.write("loading model \x1b[1m42%\tdone\n")
+    send({"schema_version": "loopx_worker_handshake_v0", "protocol": "demo_recall_v0", "pid": os.getpid()})
+    time.sleep(600)
+    sys.exit(0)
 if m == "silent":
     time.sleep(600)
     sys.exit(0)

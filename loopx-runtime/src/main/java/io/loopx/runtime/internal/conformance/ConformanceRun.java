@@ -19,6 +19,7 @@ import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
+import io.loopx.runtime.internal.run.OutputPreview;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.manifest.LoadedManifest;
@@ -59,7 +60,6 @@ public final class ConformanceRun {
   /** The seed of the generated envelope mutations (the contract kit's default). */
   public static final long SEED = 0x5EED_C0DEL;
 
-  private static final int PREVIEW_CHARS = 200;
   private static final int WORKER_REQUESTS = 3;
   private static final String CALLER_REVISION = "0".repeat(16);
   private static final String CALLER_DIGEST = "sha256:" + "0".repeat(64);
@@ -303,7 +303,7 @@ public final class ConformanceRun {
       valid(calls, StrictJson.toCompactBytes(payload));
       atCap(calls, StrictJson.toCompactBytes(payload));
       if (spec.worker().isPresent()) {
-        worker(calls, launch, resolved, work, spec.worker().get(), payload);
+        worker(calls, spec.worker().get(), payload);
       }
     } finally {
       launch.close();
@@ -332,35 +332,71 @@ public final class ConformanceRun {
   private void envelope(Calls calls, ObjectNode bound) {
     ObjectNode bare = bound.deepCopy();
     bare.remove(ExecutionEnvelope.REQUEST_KEY);
-    LaunchResult missing = calls.launch(List.of(), StrictJson.toCompactBytes(bare));
-    Optional<String> why = refusalProblem(missing);
-    record(Check.ENVELOPE_MISSING_REFUSED, why.isEmpty(), why.orElse(refused(missing)));
-
     ObjectNode callerMade = bound.deepCopy();
     ObjectNode envelope = (ObjectNode) callerMade.get(ExecutionEnvelope.REQUEST_KEY);
     ((ObjectNode) envelope.get("extension")).put("revision", CALLER_REVISION);
     envelope.put("request_digest", CALLER_DIGEST);
-    LaunchResult forged = calls.launch(List.of(), StrictJson.toCompactBytes(callerMade));
-    why = refusalProblem(forged);
-    record(Check.ENVELOPE_CALLER_MADE_REFUSED, why.isEmpty(), why.orElse(refused(forged)));
-
-    List<String> accepted = new ArrayList<>();
     List<EnvelopeMutations.Mutation> mutations = EnvelopeMutations.of(bound, new Random(SEED));
+
+    LaunchResult missing = calls.launch(List.of(), StrictJson.toCompactBytes(bare));
+    LaunchResult forged = calls.launch(List.of(), StrictJson.toCompactBytes(callerMade));
+    List<String> accepted = new ArrayList<>();
     for (EnvelopeMutations.Mutation m : mutations) {
       LaunchResult r = calls.launch(List.of(), StrictJson.toCompactBytes(m.request()));
       refusalProblem(r).ifPresent(p -> accepted.add(m.description() + ": " + p));
     }
+
+    // The same refusals through a worker: a provider must not verify one-shot only.
+    Optional<String> workerMissing = Optional.empty();
+    Optional<String> workerForged = Optional.empty();
+    List<String> workerAccepted = new ArrayList<>();
+    if (spec.worker().isPresent()) {
+      Map<String, ObjectNode> frames = new LinkedHashMap<>();
+      frames.put("refuse-missing", bare);
+      frames.put("refuse-caller-made", callerMade);
+      for (int i = 0; i < mutations.size(); i++) {
+        frames.put("refuse-mutation-" + (i + 1), mutations.get(i).request());
+      }
+      LaunchResult r = calls.worker(spec.worker().get(), frames);
+      WorkerTranscript transcript =
+          WorkerTranscript.of(r.stdout(), spec.protocol().value(), frames.size());
+      workerMissing =
+          transcript.refusalProblem("refuse-missing").map(p -> "through a worker: " + p);
+      workerForged =
+          transcript.refusalProblem("refuse-caller-made").map(p -> "through a worker: " + p);
+      for (int i = 0; i < mutations.size(); i++) {
+        String description = mutations.get(i).description();
+        transcript
+            .refusalProblem("refuse-mutation-" + (i + 1))
+            .ifPresent(p -> workerAccepted.add(description + " (through a worker): " + p));
+      }
+    }
+    String both = spec.worker().isPresent() ? ", one-shot and through a worker" : "";
+
+    Optional<String> why = refusalProblem(missing);
+    if (why.isEmpty()) {
+      why = workerMissing;
+    }
+    record(Check.ENVELOPE_MISSING_REFUSED, why.isEmpty(), why.orElse(refused(missing) + both));
+    why = refusalProblem(forged);
+    if (why.isEmpty()) {
+      why = workerForged;
+    }
+    record(Check.ENVELOPE_CALLER_MADE_REFUSED, why.isEmpty(), why.orElse(refused(forged) + both));
+
+    accepted.addAll(workerAccepted);
     record(
         Check.ENVELOPE_MUTATIONS_REFUSED,
         accepted.isEmpty(),
         accepted.isEmpty()
-            ? "all " + mutations.size() + " mutations refused with ok:false"
+            ? "all " + mutations.size() + " mutations refused with ok:false" + both
             : accepted.size()
                 + " of "
-                + mutations.size()
+                + mutations.size() * (spec.worker().isPresent() ? 2 : 1)
                 + " mutations not refused: "
                 + String.join("; ", accepted));
 
+    int refusals = (mutations.size() + 2) * (spec.worker().isPresent() ? 2 : 1);
     setup
         .effectMarker()
         .ifPresent(
@@ -370,7 +406,7 @@ public final class ConformanceRun {
                   Check.EFFECT_MARKER_ABSENT,
                   absent,
                   absent
-                      ? "`" + marker + "` absent after " + (mutations.size() + 2) + " refusals"
+                      ? "`" + marker + "` absent after " + refusals + " refusals"
                       : "`" + marker + "` was created by a request that had to be refused");
             });
   }
@@ -416,35 +452,12 @@ public final class ConformanceRun {
         problem.map(p -> cap + " bytes: " + p).orElse(cap + " bytes answered: " + describe(r)));
   }
 
-  private void worker(
-      Calls calls,
-      ProviderLaunch launch,
-      RuntimeResolution.Resolved resolved,
-      Path work,
-      WorkerSpec worker,
-      ObjectNode payload) {
-    Map<String, String> env =
-        new LinkedHashMap<>(
-            ProviderLaunch.environment(
-                resolved, calls.environment(), calls.searchPath(), id, revision));
-    env.put(ProviderMain.WORKER_PROTOCOL_VARIABLE, spec.protocol().value());
-    StringBuilder frames = new StringBuilder();
+  private void worker(Calls calls, WorkerSpec worker, ObjectNode payload) {
+    Map<String, ObjectNode> frames = new LinkedHashMap<>();
     for (int i = 1; i <= WORKER_REQUESTS; i++) {
-      ObjectNode frame = JsonNodeFactory.instance.objectNode();
-      frame.put("id", "verify-" + i);
-      frame.set("request", payload.deepCopy());
-      frames.append(new String(StrictJson.toCompactBytes(frame), StandardCharsets.UTF_8));
-      frames.append('\n');
+      frames.put("verify-" + i, payload);
     }
-    LaunchResult r =
-        launch.launch(
-            launch
-                .request(resolved, spec, worker.args(), id, revision)
-                .environment(env)
-                .workingDirectory(work)
-                .stdin(frames.toString().getBytes(StandardCharsets.UTF_8))
-                .stdoutLimit((WORKER_REQUESTS + 1) * (RunRequest.MAX_BYTES + 32_768))
-                .build());
+    LaunchResult r = calls.worker(worker, frames);
     WorkerTranscript transcript =
         WorkerTranscript.of(r.stdout(), spec.protocol().value(), WORKER_REQUESTS);
     Optional<String> handshake = transcript.handshakeProblem();
@@ -539,11 +552,7 @@ public final class ConformanceRun {
   }
 
   static String preview(byte[] bytes) {
-    String s = new String(bytes, StandardCharsets.UTF_8).strip().replaceAll("\\s+", " ");
-    if (s.isEmpty()) {
-      return "(empty)";
-    }
-    return s.length() <= PREVIEW_CHARS ? s : s.substring(0, PREVIEW_CHARS) + "...";
+    return OutputPreview.of(bytes);
   }
 
   // ------------------------------------------------------------------ plumbing
@@ -605,12 +614,32 @@ public final class ConformanceRun {
               .build());
     }
 
-    Map<String, String> environment() {
-      return environment;
-    }
-
-    String searchPath() {
-      return searchPath;
+    /**
+     * Starts the provider as a worker, writes {@code frames} (id to request) as request frames,
+     * closes its stdin and returns what it wrote.
+     */
+    LaunchResult worker(WorkerSpec worker, Map<String, ObjectNode> frames) {
+      Map<String, String> env =
+          new LinkedHashMap<>(
+              ProviderLaunch.environment(resolved, environment, searchPath, id, revision));
+      env.put(ProviderMain.WORKER_PROTOCOL_VARIABLE, spec.protocol().value());
+      StringBuilder text = new StringBuilder();
+      frames.forEach(
+          (frameId, request) -> {
+            ObjectNode frame = JsonNodeFactory.instance.objectNode();
+            frame.put("id", frameId);
+            frame.set("request", request.deepCopy());
+            text.append(new String(StrictJson.toCompactBytes(frame), StandardCharsets.UTF_8));
+            text.append('\n');
+          });
+      return launch.launch(
+          launch
+              .request(resolved, spec, worker.args(), id, revision)
+              .environment(env)
+              .workingDirectory(work)
+              .stdin(text.toString().getBytes(StandardCharsets.UTF_8))
+              .stdoutLimit((frames.size() + 1) * (RunRequest.MAX_BYTES + 32_768))
+              .build());
     }
   }
 }

@@ -109,6 +109,31 @@ final class WorkerTranscript {
     return wrong.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", wrong));
   }
 
+  /**
+   * Why the request frame {@code id} was not refused, or empty: every response frame to it after
+   * the first line (whatever that is: the handshake has its own check) must say {@code "ok":
+   * false}, and there must be one.
+   */
+  Optional<String> refusalProblem(String id) {
+    int answers = 0;
+    for (int n = 1; n < lines.size(); n++) {
+      Optional<ObjectNode> frame = object(lines.get(n));
+      if (frame.isEmpty()
+          || !frame.get().path("id").isString()
+          || !frame.get().get("id").asString().equals(id)) {
+        continue;
+      }
+      answers++;
+      JsonNode response = frame.get().get("response");
+      JsonNode ok = response == null ? null : response.get("ok");
+      if (ok == null || !ok.isBoolean() || ok.booleanValue()) {
+        return Optional.of(
+            "the answer's `ok` is not false: " + ConformanceRun.preview(lines.get(n)));
+      }
+    }
+    return answers == 0 ? Optional.of("no response frame with id `" + id + "`") : Optional.empty();
+  }
+
   private static Optional<ObjectNode> object(byte[] line) {
     try {
       return Optional.of(StrictJson.parseObject(line));

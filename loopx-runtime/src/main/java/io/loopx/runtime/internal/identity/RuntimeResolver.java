@@ -290,12 +290,13 @@ public final class RuntimeResolver {
             EntrypointLookup.ofPath(interpreter.toString()));
       }
       if (isScript(interpreterScan.get())) {
+        boolean named = shebang.get().interpreter().equals(Optional.of(interpreter.toString()));
         return new RuntimeResolution.Unsupported(
             "entrypoint `"
                 + launcher
-                + "` is unsupported: its interpreter `"
-                + interpreter
-                + "` is itself a `#!` script");
+                + "` is unsupported: "
+                + scriptInterpreter(
+                    interpreter, named ? Optional.empty() : shebang.get().argument()));
       }
       interpreterIdentity = Optional.of(interpreterScan.get());
       stamps.add(interpreterScan.get().stamp());
@@ -530,6 +531,22 @@ public final class RuntimeResolver {
         : Optional.empty();
   }
 
+  /**
+   * Why an interpreter that is itself a {@code #!} script is refused, and the way forward: for a
+   * program {@code env} looked up by {@code name}, a providers' PATH on which it is a binary;
+   * always, an absolute {@code #!} line naming a binary interpreter.
+   */
+  static String scriptInterpreter(Path interpreter, Optional<String> name) {
+    String reason = "its interpreter `" + interpreter + "` is itself a `#!` script";
+    return name.isPresent()
+        ? reason
+            + ": give providers a PATH on which `"
+            + name.get()
+            + "` is a binary, or start the entrypoint with an absolute `#!` naming a binary"
+            + " interpreter"
+        : reason + ": start the entrypoint with an absolute `#!` naming a binary interpreter";
+  }
+
   private Interpreter interpreter(Shebang shebang, Path launcher) {
     Interpreter notFound = notFound(EntrypointLookup.ofPath(shebang.text()));
     if (!shebang.complete()) {
@@ -563,7 +580,7 @@ public final class RuntimeResolver {
       return notFound(EntrypointLookup.ofPath(direct.toString()));
     }
     if (isScript(env.get())) {
-      return new Interpreter.Refused("its interpreter `" + direct + "` is itself a `#!` script");
+      return new Interpreter.Refused(scriptInterpreter(direct, Optional.empty()));
     }
     if (!shebang.hasArgument()) {
       return notFound;

@@ -90,7 +90,8 @@ final class DoctorLadder {
         outcome.exitCode(),
         outcome.stderrTail(),
         Optional.empty(),
-        outcome.memoryLimit());
+        outcome.memoryLimit(),
+        outcome.handshakeLine());
   }
 
   /** A packet of a revision the ladder stopped before the probe: no probe ran. */

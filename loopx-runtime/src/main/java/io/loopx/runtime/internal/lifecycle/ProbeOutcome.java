@@ -18,24 +18,26 @@ import java.util.OptionalLong;
  * @param exitCode the probe's own exit status, when it exited by itself
  * @param stderrTail the tail of the probe's stderr, when it wrote any that was kept
  * @param memoryLimit the memory limit that applied to the probe, in bytes, when one did
+ * @param handshakeLine the start of the worker check's first line, when it was not a handshake
  */
 public record ProbeOutcome(
     Optional<DoctorFailure> failure,
     Optional<Containment> containment,
     OptionalInt exitCode,
     Optional<String> stderrTail,
-    OptionalLong memoryLimit) {
+    OptionalLong memoryLimit,
+    Optional<String> handshakeLine) {
   /** A probe that exited 0 in time with an unchanged identity (nothing else stated). */
   public static final ProbeOutcome PASSED =
       new ProbeOutcome(Optional.empty(), Optional.empty(), OptionalInt.empty(), Optional.empty());
 
-  /** An outcome without a memory limit. */
+  /** An outcome without a memory limit or a handshake line. */
   public ProbeOutcome(
       Optional<DoctorFailure> failure,
       Optional<Containment> containment,
       OptionalInt exitCode,
       Optional<String> stderrTail) {
-    this(failure, containment, exitCode, stderrTail, OptionalLong.empty());
+    this(failure, containment, exitCode, stderrTail, OptionalLong.empty(), Optional.empty());
   }
 
   /** Rejects nulls. */
@@ -45,6 +47,7 @@ public record ProbeOutcome(
     Objects.requireNonNull(exitCode, "exitCode");
     Objects.requireNonNull(stderrTail, "stderrTail");
     Objects.requireNonNull(memoryLimit, "memoryLimit");
+    Objects.requireNonNull(handshakeLine, "handshakeLine");
   }
 
   /** Returns a failed outcome (nothing else stated). */
@@ -55,18 +58,23 @@ public record ProbeOutcome(
 
   /** Returns this outcome with {@code containment}. */
   public ProbeOutcome contained(Optional<Containment> containment) {
-    return new ProbeOutcome(failure, containment, exitCode, stderrTail, memoryLimit);
+    return new ProbeOutcome(failure, containment, exitCode, stderrTail, memoryLimit, handshakeLine);
   }
 
   /** Returns this outcome with {@code containment} and {@code memoryLimit}. */
   public ProbeOutcome contained(Optional<Containment> containment, OptionalLong memoryLimit) {
-    return new ProbeOutcome(failure, containment, exitCode, stderrTail, memoryLimit);
+    return new ProbeOutcome(failure, containment, exitCode, stderrTail, memoryLimit, handshakeLine);
   }
 
   /** Returns this outcome with the exit code and stderr tail of {@code result}. */
   public ProbeOutcome saying(LaunchResult result) {
     return new ProbeOutcome(
-        failure, containment, result.exitCode(), StderrTail.of(result.stderr()), memoryLimit);
+        failure,
+        containment,
+        result.exitCode(),
+        StderrTail.of(result.stderr()),
+        memoryLimit,
+        handshakeLine);
   }
 
   /** Returns whether the probe passed. */

@@ -16,6 +16,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * Observes a {@link Target}: resolves its runtime and, when asked, runs the doctor probe and
@@ -105,7 +106,9 @@ final class Prober {
           Optional.of(failure),
           Optional.empty(),
           OptionalInt.empty(),
-          StderrTail.of(worker.get().stderr()));
+          StderrTail.of(worker.get().stderr()),
+          OptionalLong.empty(),
+          worker.get().handshakeLine());
     }
     RuntimeResolution after = resolve(target, resolver.uncached()); // hashed again, never cached
     if (!before.unchangedSince(after)) {

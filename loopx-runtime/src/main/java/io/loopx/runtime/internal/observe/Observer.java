@@ -31,6 +31,7 @@ import io.loopx.runtime.lifecycle.RollbackReceipt;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
 import io.loopx.runtime.run.RunFailure;
 import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.run.RunStatus;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.EntryChange;
@@ -473,14 +474,21 @@ public final class Observer {
   }
 
   /**
-   * A call's line: a provider that failed or was refused is INFO (WARNING for operational kinds), a
-   * success DEBUG. The line names ids and statuses, never the request or the response.
+   * A call's line, by the one rule of docs/observing.md: a failure of the provider or its process
+   * (status {@code provider_failed} or {@code invalid_provider_output}, whatever its failure kind,
+   * an {@code ok:false} answer included) is WARNING; a call refused before a provider ran is INFO
+   * (WARNING for operational kinds); a success or a preview DEBUG. The line names ids and statuses,
+   * never the request or the response.
    */
   private void callLine(boolean preview, CallOutcome outcome, Supplier<String> line) {
     Level level;
     if (outcome.error().isPresent()) {
       level = operational(outcome.error().get()) ? Level.WARNING : Level.INFO;
-    } else if (outcome.failure().isPresent()) {
+    } else if (outcome.failure().isPresent()
+        || outcome
+            .status()
+            .filter(s -> s == RunStatus.PROVIDER_FAILED || s == RunStatus.INVALID_PROVIDER_OUTPUT)
+            .isPresent()) {
       level = Level.WARNING;
     } else {
       level = Level.DEBUG;

@@ -38,7 +38,8 @@ public final class StderrTail {
     return (b & 0xC0) == 0x80;
   }
 
-  private static String escaped(String text) {
+  /** Returns {@code text} with every unsafe character but line feed and tab as {@code \\uXXXX}. */
+  static String escaped(String text) {
     StringBuilder out = new StringBuilder(text.length());
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);

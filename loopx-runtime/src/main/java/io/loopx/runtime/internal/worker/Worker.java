@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.worker;
 import io.loopx.api.ProtocolId;
 import io.loopx.runtime.events.WorkerRetireReason;
 import io.loopx.runtime.internal.process.LongLivedProcess;
+import io.loopx.runtime.internal.run.OutputPreview;
 import io.loopx.runtime.run.RunFailure;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,6 +49,7 @@ final class Worker {
   private final AtomicBoolean reported = new AtomicBoolean();
   private volatile boolean dead;
   private volatile boolean broke;
+  private volatile @Nullable String handshakeLine; // the start of a line that was not one
   private final WorkerEvents.Life life;
   private final AtomicBoolean ended = new AtomicBoolean();
   private final AtomicLong served = new AtomicLong();
@@ -76,8 +78,11 @@ final class Worker {
      * @param reply what the request that started it gets
      * @param stderr the worker's stderr tail, when it ran
      * @param why the kind of failure, for the pool's count of failed starts
+     * @param handshakeLine the preview ({@link OutputPreview}) of the first line when it was not a
+     *     valid handshake
      */
-    record Refused(Reply reply, Optional<byte[]> stderr, Why why) implements Start {}
+    record Refused(Reply reply, Optional<byte[]> stderr, Why why, Optional<String> handshakeLine)
+        implements Start {}
 
     /** Why a start was refused. */
     enum Why {
@@ -111,10 +116,14 @@ final class Worker {
       BooleanSupplier wanted) {
     if (launched instanceof LongLivedProcess.Start.NotStarted) {
       return new Start.Refused(
-          new Reply.Failed(RunFailure.EXECUTION_FAILED), Optional.empty(), Start.Why.FAILED);
+          new Reply.Failed(RunFailure.EXECUTION_FAILED),
+          Optional.empty(),
+          Start.Why.FAILED,
+          Optional.empty());
     }
     if (launched instanceof LongLivedProcess.Start.Mismatch) {
-      return new Start.Refused(new Reply.Mismatch(), Optional.empty(), Start.Why.MISMATCH);
+      return new Start.Refused(
+          new Reply.Mismatch(), Optional.empty(), Start.Why.MISMATCH, Optional.empty());
     }
     LongLivedProcess process = ((LongLivedProcess.Start.Running) launched).process();
     Worker worker = new Worker(process, protocol, life);
@@ -144,7 +153,11 @@ final class Worker {
             case CANCELLED -> RunFailure.CANCELLED;
             default -> RunFailure.WORKER_HANDSHAKE_FAILED;
           };
-      return new Start.Refused(new Reply.Failed(failure), Optional.of(process.stderrTail()), why);
+      return new Start.Refused(
+          new Reply.Failed(failure),
+          Optional.of(process.stderrTail()),
+          why,
+          Optional.ofNullable(worker.handshakeLine));
     }
     synchronized (worker.reports) {
       if (!wanted.getAsBoolean()) {
@@ -157,7 +170,10 @@ final class Worker {
     if (worker.unwanted) {
       worker.kill(WorkerRetireReason.LIFECYCLE);
       return new Start.Refused(
-          new Reply.Failed(RunFailure.WORKER_TERMINATED), Optional.empty(), Start.Why.RETIRED);
+          new Reply.Failed(RunFailure.WORKER_TERMINATED),
+          Optional.empty(),
+          Start.Why.RETIRED,
+          Optional.empty());
     }
     return new Start.Ready(worker);
   }
@@ -437,6 +453,9 @@ final class Worker {
   private @Nullable WorkerRetireReason accept(byte[] line, int length) {
     if (!handshake.isDone()) {
       boolean ok = WorkerFrames.isHandshake(line, length, protocol);
+      if (!ok) {
+        handshakeLine = OutputPreview.of(line, length); // before the start sees the verdict
+      }
       handshake.complete(ok);
       return ok ? null : WorkerRetireReason.MALFORMED_FRAME;
     }

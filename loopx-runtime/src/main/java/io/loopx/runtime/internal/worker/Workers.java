@@ -309,8 +309,11 @@ public final class Workers implements AutoCloseable {
    * @param failure empty when the worker wrote a valid handshake in time; else {@code
    *     execution_failed}, {@code worker_handshake_failed} or {@code entrypoint_changed_during_run}
    * @param stderr the worker's stderr tail (empty when it did not run)
+   * @param handshakeLine the preview of the worker's first line when it was not a valid handshake
+   *     (empty, like the stderr tail, when the host turned provider diagnostics off)
    */
-  public record HandshakeCheck(Optional<RunFailure> failure, byte[] stderr) {}
+  public record HandshakeCheck(
+      Optional<RunFailure> failure, byte[] stderr, Optional<String> handshakeLine) {}
 
   /**
    * Starts one worker from {@code launch} exactly like a pool would, waits up to {@code timeout}
@@ -329,7 +332,8 @@ public final class Workers implements AutoCloseable {
     if (start instanceof Worker.Start.Ready ready) {
       byte[] stderr = ready.worker().stderrTail();
       ready.worker().stop(WorkerPool.STOP_PATIENCE, WorkerRetireReason.LIFECYCLE);
-      return new HandshakeCheck(Optional.empty(), keepStderr ? stderr : new byte[0]);
+      return new HandshakeCheck(
+          Optional.empty(), keepStderr ? stderr : new byte[0], Optional.empty());
     }
     Worker.Start.Refused refused = (Worker.Start.Refused) start;
     RunFailure failure =
@@ -337,7 +341,9 @@ public final class Workers implements AutoCloseable {
             ? failed.failure()
             : RunFailure.ENTRYPOINT_CHANGED_DURING_RUN;
     return new HandshakeCheck(
-        Optional.of(failure), keepStderr ? refused.stderr().orElse(new byte[0]) : new byte[0]);
+        Optional.of(failure),
+        keepStderr ? refused.stderr().orElse(new byte[0]) : new byte[0],
+        keepStderr ? refused.handshakeLine() : Optional.empty());
   }
 
   /** Returns how many requests for {@code id} wait for a worker slot (for tests). */

@@ -139,16 +139,25 @@ class UnsupportedShebangTest {
     assertThat(unsupported("/t/direct"))
         .isEqualTo(
             "entrypoint `/t/direct` is unsupported: its interpreter `/usr/local/bin/wrapper` is"
-                + " itself a `#!` script");
+                + " itself a `#!` script: start the entrypoint with an absolute `#!` naming a"
+                + " binary interpreter");
     RuntimeResolution viaShim =
         RuntimeResolver.of(
                 new RuntimeEnvironment("/shims:/usr/bin", fs.getPath("/jdk/bin/java"), List.of()))
             .resolveSaved(
                 new LaunchTarget.Executable("x/tool"), Optional.of(fs.getPath("/t/shim")));
     assertThat(viaShim).isInstanceOf(RuntimeResolution.Unsupported.class);
+    // The way forward: a PATH whose python3 is a binary, or an absolute #! line.
     assertThat(((RuntimeResolution.Unsupported) viaShim).reason())
-        .contains("`/shims/python3` is itself a `#!` script");
-    assertThat(unsupported("/t/env-script")).contains("`/shims/env` is itself a `#!` script");
+        .isEqualTo(
+            "entrypoint `/t/shim` is unsupported: its interpreter `/shims/python3` is itself a `#!`"
+                + " script: give providers a PATH on which `python3` is a binary, or start the"
+                + " entrypoint with an absolute `#!` naming a binary interpreter");
+    assertThat(unsupported("/t/env-script"))
+        .isEqualTo(
+            "entrypoint `/t/env-script` is unsupported: its interpreter `/shims/env` is itself a"
+                + " `#!` script: start the entrypoint with an absolute `#!` naming a binary"
+                + " interpreter");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.loopx.samples.cli;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.runtime.Loopx;
+import io.loopx.runtime.ProviderEnvironment;
 import io.loopx.runtime.events.DoctorProgress;
 import io.loopx.runtime.events.LoopxEvent;
 import io.loopx.runtime.lifecycle.DoctorNotReadyException;
@@ -10,7 +11,9 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.InvalidPathException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
@@ -99,7 +102,7 @@ final class CliSession {
    * closed already, so that it runs every provider one-shot.
    */
   Loopx loopx(Settings settings) {
-    Loopx.Builder builder = builder(environment);
+    Loopx.Builder builder = builder(environment, settings);
     if (settings.stateJdbcUrl().isPresent()) {
       builder.activationStore(
           StateDatabase.store(settings.stateJdbcUrl().get(), environment.variables()));
@@ -122,11 +125,44 @@ final class CliSession {
    * manifests and the provider environment of {@code environment}; no state location yet.
    */
   static Loopx.Builder builder(CliEnvironment environment) {
+    return builder(environment, List.of(), Optional.empty());
+  }
+
+  /** As {@link #builder(CliEnvironment)}, with the provider options of {@code settings}. */
+  static Loopx.Builder builder(CliEnvironment environment, Settings settings) {
+    return builder(environment, settings.providerEnv(), settings.providerPath());
+  }
+
+  private static Loopx.Builder builder(
+      CliEnvironment environment, List<String> providerEnv, Optional<String> providerPath) {
     Loopx.Builder builder =
         Loopx.builder().builtin(new SampleCatalog()).domainPolicy(new SampleHostPolicy());
     environment.bundledManifests().forEach(builder::bundledManifest);
-    environment.providerEnvironment().ifPresent(builder::hostEnvironment);
+    // The host environment's PATH is the one PATH: runtimes are resolved on it, providers get it.
+    builder.hostEnvironment(hostEnvironment(environment, providerPath));
+    builder.providerEnvironment(providerPolicy(providerEnv));
     return builder;
+  }
+
+  /**
+   * The host environment providers are chosen from (before the allow-list): the process's (or the
+   * test's), with {@code PATH} replaced by {@code providerPath} when given.
+   */
+  static Map<String, String> hostEnvironment(
+      CliEnvironment environment, Optional<String> providerPath) {
+    Map<String, String> host =
+        new LinkedHashMap<>(environment.providerEnvironment().orElseGet(System::getenv));
+    providerPath.ifPresent(path -> host.put("PATH", path));
+    return host;
+  }
+
+  /**
+   * The CLI's provider environment (docs/cli.md): an allow-list of PATH, HOME, LANG, LC_*, TZ,
+   * TMPDIR and the {@code --provider-env} names, so neither the CLI's own {@code
+   * LOOPX_STATE_JDBC_*} credentials nor any other secret of its environment reaches extension code.
+   */
+  static ProviderEnvironment providerPolicy(List<String> providerEnv) {
+    return ProviderEnvironment.allowList(providerEnv.toArray(String[]::new));
   }
 
   /**

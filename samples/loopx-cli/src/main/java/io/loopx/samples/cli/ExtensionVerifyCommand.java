@@ -81,7 +81,10 @@ final class ExtensionVerifyCommand extends SessionCommand {
     if (marker != null) {
       builder.effectMarker(Arguments.path(marker));
     }
-    session.environment().providerEnvironment().ifPresent(builder::hostEnvironment);
+    // The same allow-list as every other command's providers get.
+    builder.hostEnvironment(
+        CliSession.providerPolicy(settings.providerEnv())
+            .filter(CliSession.hostEnvironment(session.environment(), settings.providerPath())));
     ProviderConformance check = builder.build();
     return checks(settings.mode().executes() ? check.verify() : check.preview());
   }

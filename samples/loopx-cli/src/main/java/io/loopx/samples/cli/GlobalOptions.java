@@ -1,6 +1,8 @@
 package io.loopx.samples.cli;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
@@ -30,6 +32,23 @@ final class GlobalOptions {
               + " LOOPX_STATE_JDBC_URL variable, else the state file); password from"
               + " LOOPX_STATE_JDBC_PASSWORD.")
   @Nullable String stateJdbcUrl;
+
+  @Option(
+      names = "--provider-env",
+      paramLabel = "NAME",
+      description =
+          "Also hand the environment variable NAME to providers (repeatable); they get only"
+              + " PATH, HOME, LANG, LC_*, TZ, TMPDIR and the names given, never LOOPX_STATE_*.")
+  List<String> providerEnv = new ArrayList<>();
+
+  @Option(
+      names = "--provider-path",
+      paramLabel = "DIRS",
+      description =
+          "The PATH providers get and their runtimes are resolved on (colon-separated"
+              + " directories; default: the CLI's PATH), e.g. one whose python3 is a binary, not"
+              + " a version manager's shim.")
+  @Nullable String providerPath;
 
   @Option(names = "--execute", description = "Perform the command (default: preview only).")
   boolean execute;

@@ -4,10 +4,12 @@ import io.loopx.runtime.Mode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -19,10 +21,23 @@ import picocli.CommandLine.Model.CommandSpec;
  * @param mode preview or execute
  * @param format the output format
  * @param stateJdbcUrl the JDBC URL of the PostgreSQL activation state, if the state is there
+ * @param providerEnv the variables handed to providers besides the always allowed ones ({@code
+ *     --provider-env})
+ * @param providerPath the PATH of providers and runtime resolution ({@code --provider-path}), its
+ *     entries absolute; empty means the CLI's own PATH
  */
-record Settings(Path stateFile, Mode mode, Format format, Optional<String> stateJdbcUrl) {
+record Settings(
+    Path stateFile,
+    Mode mode,
+    Format format,
+    Optional<String> stateJdbcUrl,
+    List<String> providerEnv,
+    Optional<String> providerPath) {
   /** The environment variable that names the PostgreSQL state when no option does. */
   static final String JDBC_URL_VARIABLE = "LOOPX_STATE_JDBC_URL";
+
+  /** The prefix of the CLI's own secrets, which no provider ever gets. */
+  static final String OWN_SECRETS_PREFIX = "LOOPX_STATE_";
 
   /** Rejects nulls. */
   Settings {
@@ -30,6 +45,13 @@ record Settings(Path stateFile, Mode mode, Format format, Optional<String> state
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(format, "format");
     Objects.requireNonNull(stateJdbcUrl, "stateJdbcUrl");
+    providerEnv = List.copyOf(providerEnv);
+    Objects.requireNonNull(providerPath, "providerPath");
+  }
+
+  /** Settings without provider options. */
+  Settings(Path stateFile, Mode mode, Format format, Optional<String> stateJdbcUrl) {
+    this(stateFile, mode, format, stateJdbcUrl, List.of(), Optional.empty());
   }
 
   /** Settings of a state file. */
@@ -44,7 +66,10 @@ record Settings(Path stateFile, Mode mode, Format format, Optional<String> state
    * are made absolute against the working directory. The PostgreSQL state is {@code
    * --state-jdbc-url}, else the variable {@value #JDBC_URL_VARIABLE} of {@code variables} unless
    * {@code --state-file} or {@code --runtime-root} is given; {@code --state-jdbc-url} with {@code
-   * --state-file} is a usage error.
+   * --state-file} is a usage error. The {@code --provider-env} names of the whole chain are
+   * collected; an empty name, one with {@code =} or NUL, or one of the CLI's own secrets ({@value
+   * #OWN_SECRETS_PREFIX}*) is a usage error. {@code --provider-path}'s relative entries are made
+   * absolute, its empty ones dropped; one without any directory is a usage error.
    */
   static Settings of(CommandSpec leaf, Path userHome, Map<String, String> variables) {
     List<GlobalOptions> chain = new ArrayList<>();
@@ -60,7 +85,27 @@ record Settings(Path stateFile, Mode mode, Format format, Optional<String> state
     boolean fileGiven = false;
     boolean execute = false;
     Format format = Format.TEXT;
+    Set<String> providerEnv = new LinkedHashSet<>();
+    @Nullable String providerPath = null;
     for (GlobalOptions o : chain) {
+      if (o.providerPath != null) {
+        providerPath = o.providerPath;
+      }
+      for (String name : o.providerEnv) {
+        if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+          throw Arguments.usage(
+              "--provider-env needs a variable name without `=` or NUL, got `" + name + "`");
+        }
+        if (name.startsWith(OWN_SECRETS_PREFIX)) {
+          throw Arguments.usage(
+              "--provider-env "
+                  + name
+                  + ": the CLI never hands its own state credentials ("
+                  + OWN_SECRETS_PREFIX
+                  + "*) to providers");
+        }
+        providerEnv.add(name);
+      }
       if (o.runtimeRoot != null) {
         runtimeRoot = o.runtimeRoot;
         fileGiven = true;
@@ -90,6 +135,22 @@ record Settings(Path stateFile, Mode mode, Format format, Optional<String> state
         file.toAbsolutePath(),
         execute ? Mode.EXECUTE : Mode.PREVIEW,
         format,
-        Optional.ofNullable(jdbcUrl));
+        Optional.ofNullable(jdbcUrl),
+        List.copyOf(providerEnv),
+        providerPath == null ? Optional.empty() : Optional.of(absoluteDirectories(providerPath)));
+  }
+
+  /** The non-empty entries of {@code path}, each made absolute, joined with {@code :}. */
+  private static String absoluteDirectories(String path) {
+    List<String> dirs = new ArrayList<>();
+    for (String entry : path.split(":", -1)) {
+      if (!entry.isEmpty()) {
+        dirs.add(Arguments.path(entry).toAbsolutePath().normalize().toString());
+      }
+    }
+    if (dirs.isEmpty()) {
+      throw Arguments.usage("--provider-path needs at least one directory, got `" + path + "`");
+    }
+    return String.join(":", dirs);
   }
 }
