@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.process;
 import io.loopx.runtime.process.Containment;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -23,6 +24,15 @@ sealed interface Enclosure {
   Optional<CallCgroup> open(int pidsLimit) throws IOException;
 
   /**
+   * The directories under which call cgroups are created, one per hierarchy: where {@link
+   * CgroupSweep} looks for the cgroups of dead hosts. A hierarchy added to the call cgroup must be
+   * listed here.
+   */
+  default List<Path> parents() {
+    return List.of();
+  }
+
+  /**
    * Call cgroups in the v1 {@code freezer} and {@code pids} hierarchies, under the JVM's own
    * cgroups {@code freezer} and {@code pids}.
    */
@@ -35,6 +45,11 @@ sealed interface Enclosure {
     @Override
     public Optional<CallCgroup> open(int pidsLimit) throws IOException {
       return Optional.of(CallCgroup.V1.create(freezer, pids, pidsLimit));
+    }
+
+    @Override
+    public List<Path> parents() {
+      return List.of(freezer, pids);
     }
   }
 
@@ -51,6 +66,11 @@ sealed interface Enclosure {
     @Override
     public Optional<CallCgroup> open(int pidsLimit) throws IOException {
       return Optional.of(CallCgroup.V2.create(own, limitsPids ? pidsLimit : 0, tools));
+    }
+
+    @Override
+    public List<Path> parents() {
+      return List.of(own);
     }
   }
 
