@@ -36,8 +36,8 @@ final class CgroupSweep {
   /** This JVM's pid. */
   static final long SELF = ProcessHandle.current().pid();
 
-  /** This JVM's start time (field 22 of {@code /proc/self/stat}); 0 when unreadable. */
-  static final long SELF_START = startTime(SELF).orElse(0L);
+  /** This JVM's start time (field 22 of {@code /proc/self/stat}); empty when unreadable. */
+  static final OptionalLong SELF_START = startTime(SELF);
 
   private CgroupSweep() {}
 
@@ -47,9 +47,15 @@ final class CgroupSweep {
   /** What {@code /proc/<pid>/stat} shows: the start time, and whether it is a zombie. */
   record Running(long start, boolean zombie) {}
 
-  /** The name prefix of this JVM's call cgroups: {@code loopx-<pid>-<start time>-}. */
+  /**
+   * The name prefix of this JVM's call cgroups: {@code loopx-<pid>-<start time>-}; {@code
+   * loopx-<pid>-} (the old scheme, never swept while the pid lives) if the start time is
+   * unreadable.
+   */
   static String ownPrefix() {
-    return PREFIX + SELF + "-" + SELF_START + "-";
+    return SELF_START.isPresent()
+        ? PREFIX + SELF + "-" + SELF_START.getAsLong() + "-"
+        : PREFIX + SELF + "-";
   }
 
   /**
