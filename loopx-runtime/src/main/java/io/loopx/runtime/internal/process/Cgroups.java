@@ -40,7 +40,11 @@ final class Cgroups {
 
   private static Enclosure chooseAndSweep() {
     Enclosure chosen = choose(locate());
-    CgroupSweep.sweep(chosen.parents());
+    try {
+      CgroupSweep.sweep(chosen.parents());
+    } catch (RuntimeException e) {
+      // Best effort: what a failed sweep leaves, the next start sweeps.
+    }
     return chosen;
   }
 
