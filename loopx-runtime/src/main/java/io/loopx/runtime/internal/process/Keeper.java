@@ -76,6 +76,13 @@ final class Keeper {
    * @throws IOException when a tool is missing or the start failed
    */
   static Keeper start(CallCgroup cgroup, Path setsid) throws IOException {
+    return start(cgroup, setsid, CgroupSweep.SELF);
+  }
+
+  /**
+   * As {@link #start(CallCgroup, Path)}, sparing {@code host} instead of this JVM (a test seam).
+   */
+  static Keeper start(CallCgroup cgroup, Path setsid, long host) throws IOException {
     if (SH.isEmpty() || RMDIR.isEmpty() || SLEEP.isEmpty()) {
       throw new IOException("the keeper needs `sh`, `rmdir` and `sleep`; one was not found");
     }
@@ -86,7 +93,7 @@ final class Keeper {
     command.add("-c");
     command.add(SCRIPT);
     command.add(NAME);
-    command.add(Long.toString(CgroupSweep.SELF));
+    command.add(Long.toString(host));
     command.add(RMDIR.get().toString());
     command.add(SLEEP.get().toString());
     for (Path dir : cgroup.directories()) {

@@ -15,7 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -79,8 +81,7 @@ class KeeperTest {
         assertThat(d).as("cgroup directory left").doesNotExist();
       }
       assertThat(Duration.ofNanos(System.nanoTime() - closed)).isLessThan(Duration.ofSeconds(2));
-      assertThat(worker.waitFor(SAFETY.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
-          .isTrue();
+      assertThat(worker.waitFor(SAFETY.toSeconds(), TimeUnit.SECONDS)).isTrue();
     } finally {
       worker.destroyForcibly();
       cgroup.terminate(worker, Duration.ZERO, true);
@@ -126,6 +127,39 @@ class KeeperTest {
     assertThat(gone(hop)).isTrue();
     for (Path d : directories) {
       assertThat(d).doesNotExist();
+    }
+  }
+
+  @Test
+  void theKeeperNeverSignalsTheHostsPid() throws Exception {
+    // Only cgroup v1 can hold a thread of the host (around a start); v2's trampoline joins itself.
+    Optional<Enclosure> v1 =
+        ContainmentTest.cgroups().filter(e -> e instanceof Enclosure.CgroupV1).findFirst();
+    assumeTrue(v1.isPresent(), "no writable cgroup v1 freezer and pids hierarchies");
+    CallCgroup cgroup = v1.get().open(64).orElseThrow();
+    // A stand-in for the host, and another member, both inside the cgroup.
+    Process host = new ProcessBuilder("sleep", "600").start();
+    Process member = new ProcessBuilder("sleep", "600").start();
+    try {
+      for (Path d : cgroup.directories()) {
+        CallCgroup.write(d.resolve("cgroup.procs"), Long.toString(host.pid()));
+        CallCgroup.write(d.resolve("cgroup.procs"), Long.toString(member.pid()));
+      }
+      Keeper keeper =
+          Keeper.start(cgroup, LaunchSupport.findTool("setsid").orElseThrow(), host.pid());
+
+      keeper.release(Duration.ZERO);
+
+      assertThat(member.waitFor(SAFETY.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      assertThat(member.exitValue()).isEqualTo(128 + 9);
+      // The keeper gives up on the cgroup the host is in (about 5 s), the host untouched.
+      assertThat(eventually(() -> gone(keeper.pid()))).isTrue();
+      assertThat(host.isAlive()).isTrue();
+      assertThat(cgroup.directories().get(0)).isDirectory();
+    } finally {
+      host.destroyForcibly().waitFor();
+      member.destroyForcibly();
+      cgroup.remove();
     }
   }
 
