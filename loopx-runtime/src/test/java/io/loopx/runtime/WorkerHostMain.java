@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * A host JVM for {@link WorkerHostDeathTest}: dispatches once to the installed warm worker under
- * the runtime root {@code args[0]}, prints {@code WORKER <pid>} and waits to be killed.
+ * the runtime root {@code args[0]}, prints {@code WORKER <pid> <hop>} (the pid of the pid hopper
+ * the worker started, or -1) and waits to be killed.
  */
 public final class WorkerHostMain {
   private WorkerHostMain() {}
@@ -22,7 +23,9 @@ public final class WorkerHostMain {
             .build();
     DispatchReceipt receipt =
         loopx.dispatch(DispatchTest.request(), WorkerFixture.request("host", ""), Mode.EXECUTE);
-    System.out.println("WORKER " + WorkerFixture.pid(receipt));
+    var hop = WorkerFixture.result(receipt).get("hop");
+    System.out.println(
+        "WORKER " + WorkerFixture.pid(receipt) + " " + (hop == null ? -1 : hop.longValue()));
     System.out.flush();
     System.in.read(); // until the test kills this JVM
   }

@@ -126,8 +126,15 @@ for line in sys.stdin:
         continue
     if m == "big":
         response["padding"] = "x" * 1_100_000
+    if m == "deaf-hop":
+        # A pid hopper: its parent shell exits at once, so it is reparented away from the worker
+        # and has no parent-death signal; only its cgroup can end it when the host dies.
+        hop = subprocess.run(
+            ["sh", "-c", "sleep 600 < /dev/null > /dev/null 2>&1 & echo $!"],
+            stdout=subprocess.PIPE, text=True).stdout
+        response["hop"] = int(hop.strip())
     send({"id": rid, "response": response})
-    if m == "deaf":
+    if m in ("deaf", "deaf-hop"):
         time.sleep(600)  # ignores stdin from now on: only the kernel can end it with its host
     if m == "twice":
         send({"id": rid, "response": response})

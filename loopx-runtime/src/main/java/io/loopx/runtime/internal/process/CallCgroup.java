@@ -46,12 +46,16 @@ abstract sealed class CallCgroup permits CallCgroup.V1, CallCgroup.V2 {
   private static final ThreadLocal<OptionalLong> THREAD_ID =
       ThreadLocal.withInitial(CallCgroup::readThreadId);
 
-  /** A directory name owned by this JVM: {@code loopx-<pid>-<suffix>}. */
+  /**
+   * A directory name owned by this JVM: {@code loopx-<pid>-<start time>-<suffix>} ({@link
+   * CgroupSweep}: the start time tells a dead host's cgroups from a live one's that reused its
+   * pid).
+   */
   static String name(String suffix) {
-    return "loopx-" + SELF + "-" + suffix;
+    return CgroupSweep.ownPrefix() + suffix;
   }
 
-  /** Creates a fresh {@code loopx-<pid>-<n>} directory under {@code parent}. */
+  /** Creates a fresh {@code loopx-<pid>-<start time>-<n>} directory under {@code parent}. */
   static Path createUnder(Path parent) throws IOException {
     while (true) {
       Path dir = parent.resolve(name(Long.toString(SEQUENCE.incrementAndGet())));
@@ -95,7 +99,11 @@ abstract sealed class CallCgroup permits CallCgroup.V1, CallCgroup.V2 {
   /** The file listing the member processes. */
   abstract Path procs();
 
-  /** The directories of this cgroup, one per hierarchy it was created in. */
+  /**
+   * Every directory of this cgroup, one per hierarchy it was created in: what a {@link Keeper}
+   * empties and removes when the host dies. A hierarchy added to the call cgroup must be listed
+   * here.
+   */
   abstract List<Path> directories();
 
   /** The memory limit applied to this cgroup in bytes, empty when none applies. */

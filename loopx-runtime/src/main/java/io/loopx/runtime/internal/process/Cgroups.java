@@ -17,7 +17,8 @@ import java.util.Optional;
  * cgroup could be created (and removed) where call cgroups will be.
  *
  * <p>Call cgroups are children of the JVM's own cgroup in each hierarchy (so a host that delegated
- * a subtree to the JVM keeps them inside it), named {@code loopx-<jvm pid>-<n>}.
+ * a subtree to the JVM keeps them inside it), named {@code loopx-<jvm pid>-<jvm start time>-<n>}.
+ * When the mechanism is chosen, the call cgroups of dead hosts are swept ({@link CgroupSweep}).
  *
  * <p>Memory: with cgroup v2 the {@code memory} controller is used when a probe child has {@code
  * memory.max}; with cgroup v1, a child of the JVM's own cgroup in the {@code memory} hierarchy is
@@ -45,7 +46,17 @@ final class Cgroups {
   }
 
   private static final class Holder {
-    static final Enclosure SYSTEM = choose(locate());
+    static final Enclosure SYSTEM = chooseAndSweep();
+  }
+
+  private static Enclosure chooseAndSweep() {
+    Enclosure chosen = choose(locate());
+    try {
+      CgroupSweep.sweep(chosen.parents());
+    } catch (RuntimeException e) {
+      // Best effort: what a failed sweep leaves, the next start sweeps.
+    }
+    return chosen;
   }
 
   /** Chooses the strongest usable mechanism for {@code placement} (see the class comment). */

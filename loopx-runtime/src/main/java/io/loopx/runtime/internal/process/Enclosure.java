@@ -3,6 +3,8 @@ package io.loopx.runtime.internal.process;
 import io.loopx.runtime.process.Containment;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -40,6 +42,15 @@ sealed interface Enclosure {
   }
 
   /**
+   * The directories under which call cgroups are created, one per hierarchy: where {@link
+   * CgroupSweep} looks for the cgroups of dead hosts. A hierarchy added to the call cgroup must be
+   * listed here.
+   */
+  default List<Path> parents() {
+    return List.of();
+  }
+
+  /**
    * Call cgroups in the v1 {@code freezer} and {@code pids} hierarchies, under the JVM's own
    * cgroups {@code freezer} and {@code pids}, and in the {@code memory} hierarchy under the JVM's
    * own {@code memory} cgroup when present.
@@ -70,6 +81,13 @@ sealed interface Enclosure {
     public boolean limitsMemory() {
       return memory.isPresent();
     }
+
+    @Override
+    public List<Path> parents() {
+      List<Path> parents = new ArrayList<>(List.of(freezer, pids));
+      memory.ifPresent(parents::add);
+      return parents;
+    }
   }
 
   /**
@@ -96,6 +114,11 @@ sealed interface Enclosure {
               limitsPids ? pidsLimit : 0,
               limitsMemory ? memoryLimit : OptionalLong.empty(),
               tools));
+    }
+
+    @Override
+    public List<Path> parents() {
+      return List.of(own);
     }
   }
 

@@ -27,8 +27,9 @@ import org.apiguardian.api.API;
  * --pdeathsig KILL -- setsid -w -- PROGRAM ...}, so the kernel sends it SIGKILL when the host dies,
  * SIGKILL included. The kernel ties that signal to the thread that forked the process, so every
  * worker is forked by one spawner thread that lives as long as the JVM. A descendant the worker
- * forks itself does not inherit the signal; its pipes to the dead host are closed, and a
- * cooperative worker exits on stdin end-of-file (documented limit).
+ * forks itself does not inherit the signal: where the worker has a cgroup, a {@link Keeper} started
+ * before it (outside the cgroup and the parent-death chain) empties and removes the cgroup when the
+ * host dies; without a cgroup only its own reaction to the closed pipes ends it.
  *
  * <p>Stdout is read by the caller; stderr is drained by a thread of its own into a bounded tail.
  * Thread-safe.
@@ -48,8 +49,12 @@ public final class LongLivedProcess {
 
   private static final Optional<Path> SETPRIV = LaunchSupport.findTool("setpriv");
 
+  /** How long {@link #terminate} waits for the keeper to see that the cgroup is gone and exit. */
+  private static final Duration KEEPER_PATIENCE = Duration.ofSeconds(2);
+
   private final Process process;
   private final Optional<CallCgroup> cgroup;
+  private final Optional<Keeper> keeper;
   private final Optional<Path> killCommand;
   private final Duration grace;
   private final long started;
@@ -60,11 +65,13 @@ public final class LongLivedProcess {
   private LongLivedProcess(
       Process process,
       Optional<CallCgroup> cgroup,
+      Optional<Keeper> keeper,
       Optional<Path> killCommand,
       Duration grace,
       long started) {
     this.process = process;
     this.cgroup = cgroup;
+    this.keeper = keeper;
     this.killCommand = killCommand;
     this.grace = grace;
     this.started = started;
@@ -173,6 +180,15 @@ public final class LongLivedProcess {
       return new Start.NotStarted(
           "cannot create the worker's cgroup (" + enclosure.kind().wireName() + "): " + e);
     }
+    Optional<Keeper> keeper = Optional.empty();
+    if (cgroup.isPresent()) {
+      try {
+        keeper = Optional.of(Keeper.start(cgroup.get(), setsid.get()));
+      } catch (IOException | RuntimeException e) {
+        cgroup.get().remove();
+        return new Start.NotStarted("cannot start the keeper of the worker's cgroup: " + e);
+      }
+    }
     ProcessBuilder builder =
         new ProcessBuilder(
             cgroup.isPresent() ? cgroup.get().command(command, request.environment()) : command);
@@ -191,9 +207,11 @@ public final class LongLivedProcess {
       process = cgroup.isPresent() ? cgroup.get().start(builder) : builder.start();
     } catch (IOException | RuntimeException e) {
       cgroup.ifPresent(CallCgroup::remove);
+      keeper.ifPresent(k -> k.release(KEEPER_PATIENCE));
       return new Start.NotStarted("cannot start `" + program + "`: " + e.getMessage());
     }
-    LongLivedProcess worker = new LongLivedProcess(process, cgroup, killCommand, grace, started);
+    LongLivedProcess worker =
+        new LongLivedProcess(process, cgroup, keeper, killCommand, grace, started);
     if (request.executable().isPresent()) {
       List<Path> stages = new ArrayList<>();
       stages.add(Path.of(System.getProperty("java.home"), "lib", "jspawnhelper"));
@@ -251,6 +269,11 @@ public final class LongLivedProcess {
       out[i] = tail[(int) ((from + i) % STDERR_KEEP)];
     }
     return out;
+  }
+
+  /** Returns the pid of the worker's {@link Keeper}, when it has a cgroup. */
+  OptionalLong keeperPid() {
+    return keeper.isPresent() ? OptionalLong.of(keeper.get().pid()) : OptionalLong.empty();
   }
 
   /** Returns the process id of the worker (the leader of its tree). */
@@ -337,6 +360,7 @@ public final class LongLivedProcess {
     if (cgroup.isPresent()) {
       cgroup.get().terminate(process, termGrace, true);
       cgroup.get().remove();
+      keeper.ifPresent(k -> k.release(KEEPER_PATIENCE));
     } else {
       new ProcessGroup(process, killCommand).terminate(termGrace, started);
     }
