@@ -6,23 +6,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.loopx.runtime.internal.process.CgroupWatch;
 import io.loopx.runtime.internal.process.LongLivedProcess;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
+import io.loopx.runtime.internal.state.JavaCommand;
 import io.loopx.runtime.internal.state.Reliability;
 import io.loopx.runtime.process.Containment;
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -93,13 +86,14 @@ class WorkerHostDeathTest {
   /** One host: started, its worker and hopper seen, killed; returns what outlived the bound. */
   private Optional<String> round(int round, List<Long> millis) throws Exception {
     Process host =
-        new ProcessBuilder(command())
+        new ProcessBuilder(
+                JavaCommand.of(WorkerHostMain.class, Loopx.class, tmp.resolve("root").toString()))
             .redirectError(tmp.resolve("host-" + round + ".stderr").toFile())
             .start();
     long worker = -1;
     long hop = -1;
     try {
-      String first = firstLine(host);
+      String first = JavaCommand.firstLine(host);
       assertThat(first)
           .as("host stderr in %s", tmp.resolve("host-" + round + ".stderr"))
           .startsWith("WORKER ");
@@ -157,49 +151,5 @@ class WorkerHostDeathTest {
         }
       }
     }
-  }
-
-  private static String firstLine(Process host) throws Exception {
-    return CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return new BufferedReader(
-                        new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8))
-                    .readLine();
-              } catch (java.io.IOException e) {
-                return null;
-              }
-            })
-        .get(120, TimeUnit.SECONDS);
-  }
-
-  private List<String> command() throws URISyntaxException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-Xshare:auto");
-    command.add("-cp");
-    command.add(classPath());
-    command.add(WorkerHostMain.class.getName());
-    command.add(tmp.resolve("root").toString());
-    return command;
-  }
-
-  private static String classPath() throws URISyntaxException {
-    Set<String> entries = new LinkedHashSet<>();
-    entries.add(codeSource(WorkerHostMain.class));
-    entries.add(codeSource(Loopx.class));
-    for (String property : List.of("java.class.path", "jdk.module.path")) {
-      for (String entry : System.getProperty(property, "").split(File.pathSeparator)) {
-        if (!entry.isBlank()) {
-          entries.add(entry);
-        }
-      }
-    }
-    return String.join(File.pathSeparator, entries);
-  }
-
-  private static String codeSource(Class<?> type) throws URISyntaxException {
-    return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
   }
 }

@@ -5,21 +5,14 @@ import static io.loopx.runtime.WorkerFixture.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.runtime.dispatch.DomainPolicy;
+import io.loopx.runtime.internal.state.JavaCommand;
 import io.loopx.runtime.internal.state.Reliability;
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -57,9 +50,14 @@ class WorkerRemoteRetireTest {
     Path root = tmp.resolve("root");
     try (Loopx operator = host(root)) {
       operator.install(WorkerFixture.load(dir), Mode.EXECUTE);
-      Process other = startHost(root);
+      Process other =
+          new ProcessBuilder(JavaCommand.of(WorkerHostMain.class, Loopx.class, root.toString()))
+              .redirectError(tmp.resolve("host.stderr").toFile())
+              .start();
       try {
-        long worker = firstWorker(other);
+        String first = JavaCommand.firstLine(other);
+        assertThat(first).as("host stderr in %s", tmp.resolve("host.stderr")).startsWith("WORKER ");
+        long worker = Long.parseLong(first.split(" ")[1]);
         assertThat(WorkerFixture.alive(worker)).isTrue();
         operator.disable(WorkerFixture.ID, Mode.EXECUTE);
         long committed = System.nanoTime();
@@ -134,53 +132,5 @@ class WorkerRemoteRetireTest {
             + " ms)";
     System.out.println(summary);
     Reliability.report("remote-retire.txt", List.of(summary));
-  }
-
-  /** Starts {@link WorkerHostMain} on {@code root}: it dispatches once and prints its worker. */
-  private Process startHost(Path root) throws IOException, URISyntaxException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-Xshare:auto");
-    command.add("-cp");
-    command.add(classPath());
-    command.add(WorkerHostMain.class.getName());
-    command.add(root.toString());
-    return new ProcessBuilder(command).redirectError(tmp.resolve("host.stderr").toFile()).start();
-  }
-
-  private long firstWorker(Process host) throws Exception {
-    CompletableFuture<String> line =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return new BufferedReader(
-                        new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8))
-                    .readLine();
-              } catch (IOException e) {
-                return null;
-              }
-            });
-    String first = line.get(120, TimeUnit.SECONDS);
-    assertThat(first).as("host stderr in %s", tmp.resolve("host.stderr")).startsWith("WORKER ");
-    return Long.parseLong(first.substring("WORKER ".length()).trim());
-  }
-
-  private static String classPath() throws URISyntaxException {
-    Set<String> entries = new LinkedHashSet<>();
-    entries.add(codeSource(WorkerHostMain.class));
-    entries.add(codeSource(Loopx.class));
-    for (String property : List.of("java.class.path", "jdk.module.path")) {
-      for (String entry : System.getProperty(property, "").split(File.pathSeparator)) {
-        if (!entry.isBlank()) {
-          entries.add(entry);
-        }
-      }
-    }
-    return String.join(File.pathSeparator, entries);
-  }
-
-  private static String codeSource(Class<?> type) throws URISyntaxException {
-    return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
   }
 }

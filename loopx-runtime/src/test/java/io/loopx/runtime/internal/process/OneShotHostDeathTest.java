@@ -5,9 +5,9 @@ import static io.loopx.runtime.internal.process.ProcessFixtures.writeScript;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.loopx.runtime.internal.state.JavaCommand;
 import io.loopx.runtime.process.Containment;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URISyntaxException;
@@ -15,10 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -85,15 +82,7 @@ class OneShotHostDeathTest {
   }
 
   private Process start(String... args) throws IOException, URISyntaxException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-Xshare:auto");
-    command.add("-cp");
-    command.add(classPath());
-    command.add(OneShotHostMain.class.getName());
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command)
+    return new ProcessBuilder(JavaCommand.of(OneShotHostMain.class, OsProcessLauncher.class, args))
         .redirectError(dir.resolve("host-" + args[0] + ".stderr").toFile())
         .start();
   }
@@ -103,23 +92,5 @@ class OneShotHostDeathTest {
         .as("%s never written", file)
         .isTrue();
     return Long.parseLong(Files.readString(file).trim());
-  }
-
-  private static String classPath() throws URISyntaxException {
-    Set<String> entries = new LinkedHashSet<>();
-    entries.add(codeSource(OneShotHostMain.class));
-    entries.add(codeSource(OsProcessLauncher.class));
-    for (String property : List.of("java.class.path", "jdk.module.path")) {
-      for (String entry : System.getProperty(property, "").split(File.pathSeparator)) {
-        if (!entry.isBlank()) {
-          entries.add(entry);
-        }
-      }
-    }
-    return String.join(File.pathSeparator, entries);
-  }
-
-  private static String codeSource(Class<?> type) throws URISyntaxException {
-    return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
   }
 }
