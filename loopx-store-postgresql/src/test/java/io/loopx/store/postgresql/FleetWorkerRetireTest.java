@@ -5,14 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
+import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
+import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.ActivationStore;
+import io.loopx.runtime.state.EntryChange;
+import io.loopx.runtime.state.ExtensionRecord;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Both hosts run the same package directory (identical bytes at the same path, so A's doctor proof
  * covers B); the provider is the standard-library Python worker {@code worker.py} (test resource).
  *
+ * <p>The watch's cost: {@link #theWatchQueriesOnlyWhileAWorkerLives} counts the store reads of a
+ * host (one generation query each on PostgreSQL): once a second while its worker lives, none once
+ * the worker went idle.
+ *
  * <p>Count: {@code -Dloopx.reliability.fleetRetires} (default 6; the {@code reliability} profile
  * runs 100): changes committed by A cycling disable, upgrade and disable + uninstall, each timed
  * from A's return from the commit to the exit of B's worker (seen in {@code /proc}); the summary
@@ -36,6 +49,10 @@ class FleetWorkerRetireTest {
   static final ExtensionId ID = ExtensionId.of("warm-recall");
   static final Duration BOUND = Duration.ofSeconds(2);
   static final Duration SAFETY = Duration.ofSeconds(30);
+
+  /** The workers' watch interval: {@code Workers.WATCH_INTERVAL} (not exported to this module). */
+  static final Duration WATCH_INTERVAL = Duration.ofSeconds(1);
+
   static final int RETIRES = Integer.getInteger("loopx.reliability.fleetRetires", 6);
 
   /**
@@ -164,6 +181,69 @@ class FleetWorkerRetireTest {
             BOUND.toMillis()));
   }
 
+  @Test
+  void theWatchQueriesOnlyWhileAWorkerLives() throws Exception {
+    Path pkg = write(tmp.resolve("warm"), "1.0.0");
+    manifest(pkg, "1.0.0", "idle_seconds = 5\n");
+    Duration interval = WATCH_INTERVAL;
+    try (Fleet fleet = new Fleet();
+        PostgresActivationStore store = PostgresActivationStore.of(fleet.dataSource)) {
+      ReadCounting counted = new ReadCounting(store);
+      try (Loopx host = HostMain.loopx(counted)) {
+        assertThat(host.install(load(pkg), Mode.EXECUTE).ok()).isTrue();
+        DispatchReceipt receipt =
+            host.dispatch(
+                FleetLifecycleTest.request(),
+                "{\"tag\":\"one\"}".getBytes(StandardCharsets.UTF_8),
+                Mode.EXECUTE);
+        long worker = receipt.outcome().providerResult().orElseThrow().get("pid").longValue();
+        int before = counted.reads.get();
+        // While the worker lives (5 s idle), the watch reads the state once a second.
+        long end = System.nanoTime() + SAFETY.toNanos();
+        while (counted.reads.get() < before + 2 && System.nanoTime() - end < 0) {
+          Thread.sleep(5); // poll pacing
+        }
+        assertThat(counted.reads.get())
+            .as("reads while the worker lives")
+            .isGreaterThan(before + 1);
+        awaitGone(worker, System.nanoTime());
+        // Nothing more once it went idle: a watch under way when it exited may still finish, then
+        // three intervals must pass without a read. (A window for an absence, not a
+        // synchronisation.)
+        Thread.sleep(interval.toMillis() * 3 / 2);
+        int idle = counted.reads.get();
+        Thread.sleep(interval.toMillis() * 3);
+        assertThat(counted.reads.get()).as("reads once no worker lives").isEqualTo(idle);
+      }
+    }
+  }
+
+  /** A store that counts {@link #read()} calls (the watch's only call). */
+  static final class ReadCounting implements ActivationStore {
+    final AtomicInteger reads = new AtomicInteger();
+    private final ActivationStore store;
+
+    ReadCounting(ActivationStore store) {
+      this.store = store;
+    }
+
+    @Override
+    public ActivationState read() {
+      reads.incrementAndGet();
+      return store.read();
+    }
+
+    @Override
+    public Optional<ExtensionRecord> entry(ExtensionId id) {
+      return store.entry(id);
+    }
+
+    @Override
+    public ActivationState update(String operation, List<EntryChange> changes) {
+      return store.update(operation, changes);
+    }
+  }
+
   /** Dispatches on {@code host} and checks the worker that served it is the host's child. */
   private static Served workerOf(HostJvm host, String tag) throws InterruptedException {
     Served served = dispatch(host, tag);
@@ -241,6 +321,11 @@ class FleetWorkerRetireTest {
 
   /** Rewrites the manifest (a new version is a new revision; the launcher's bytes stay). */
   static void manifest(Path dir, String version) throws IOException {
+    manifest(dir, version, "");
+  }
+
+  /** Rewrites the manifest with {@code workerKeys} in its {@code [runtime.worker]} table. */
+  static void manifest(Path dir, String version, String workerKeys) throws IOException {
     Files.writeString(
         dir.resolve("extension.toml"),
         "schema_version = \"loopx_extension_manifest_v0\"\n"
@@ -253,6 +338,7 @@ class FleetWorkerRetireTest {
             + "doctor_args = [\"--doctor\"]\nrequired_permissions = [\"demo.read\"]\n"
             + "timeout_seconds = 30\n"
             + "[runtime.worker]\n"
+            + workerKeys
             + "\n[[implements]]\ncapability_id = \"demo-recall\"\nprotocol = \"demo_recall_v0\"\n");
   }
 

@@ -8,6 +8,7 @@ import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.io.BufferedReader;
@@ -121,7 +122,7 @@ public final class HostMain {
   }
 
   /** A host over {@code store} whose catalog has {@code demo-recall}. */
-  static Loopx loopx(PostgresActivationStore store) {
+  static Loopx loopx(ActivationStore store) {
     return Loopx.builder()
         .activationStore(store)
         .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
