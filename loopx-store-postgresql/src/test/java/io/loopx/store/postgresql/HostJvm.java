@@ -144,6 +144,16 @@ final class HostJvm implements AutoCloseable {
     }
   }
 
+  /** The host's process id. */
+  long pid() {
+    return process.pid();
+  }
+
+  /** Whether the host's process still runs. */
+  boolean alive() {
+    return process.isAlive();
+  }
+
   /** SIGKILLs the host and waits for it to end. */
   void kill() throws InterruptedException {
     process.destroyForcibly();

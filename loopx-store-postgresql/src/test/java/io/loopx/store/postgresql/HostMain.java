@@ -2,8 +2,13 @@ package io.loopx.store.postgresql;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.Loopx;
+import io.loopx.runtime.Mode;
+import io.loopx.runtime.dispatch.DispatchReceipt;
+import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.io.BufferedReader;
@@ -13,9 +18,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.ds.PGSimpleDataSource;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One host of a fleet in its own JVM ({@link HostJvm} starts it): a {@link PostgresActivationStore}
@@ -30,7 +38,12 @@ import org.postgresql.ds.PGSimpleDataSource;
  *   <li>{@code loop ID...}: the same operation again and again on a thread, one line each, pausing
  *       20 ms after a failure (so a stopped server is not hammered) until {@code stop}, which
  *       prints {@code stopped} after the last operation's line;
- *   <li>{@code quit}: exits.
+ *   <li>{@code dispatch TAG}: one {@code demo-recall} dispatch through this host's {@link Loopx}
+ *       (made on first use over the same store; providers see only {@code PATH=/usr/bin:/bin}), the
+ *       request {@code {"tag":"TAG"}}; prints {@code served <pid> <revision>} from the provider's
+ *       answer (the fleet tests' worker answers with its pid and revision), {@code unserved
+ *       <receipt>} for a receipt that is not ok, or {@code failed <error kind> ...};
+ *   <li>{@code quit}: closes the {@code Loopx} (its workers end) and the store, and exits.
  * </ul>
  *
  * {@code System.nanoTime()} is {@code CLOCK_MONOTONIC} on Linux, one clock for every process of the
@@ -59,10 +72,11 @@ public final class HostMain {
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     AtomicBoolean looping = new AtomicBoolean();
     Thread loop = null;
+    Loopx loopx = null;
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       String[] words = line.trim().split(" ");
       List<ExtensionId> ids = new ArrayList<>();
-      for (int i = 1; i < words.length; i++) {
+      for (int i = 1; i < words.length && !words[0].equals("dispatch"); i++) {
         ids.add(ExtensionId.of(words[i]));
       }
       switch (words[0]) {
@@ -89,12 +103,50 @@ public final class HostMain {
           }
           out.println("stopped");
         }
+        case "dispatch" -> {
+          if (loopx == null) {
+            loopx = loopx(store);
+          }
+          out.println(dispatch(loopx, words.length > 1 ? words[1] : "host"));
+        }
         case "quit" -> {
+          if (loopx != null) {
+            loopx.close();
+          }
           store.close();
           return;
         }
         default -> out.println("error unknown command " + line);
       }
+    }
+  }
+
+  /** A host over {@code store} whose catalog has {@code demo-recall}. */
+  static Loopx loopx(ActivationStore store) {
+    return Loopx.builder()
+        .activationStore(store)
+        .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
+        .domainPolicy(DomainPolicy.allowAll())
+        .builtin(new FleetLifecycleTest.Contract())
+        .build();
+  }
+
+  private static String dispatch(Loopx loopx, String tag) {
+    try {
+      DispatchReceipt receipt =
+          loopx.dispatch(
+              FleetLifecycleTest.request(),
+              ("{\"tag\":\"" + tag + "\"}").getBytes(StandardCharsets.UTF_8),
+              Mode.EXECUTE);
+      @Nullable ObjectNode result = receipt.outcome().providerResult().orElse(null);
+      if (!receipt.ok() || result == null) {
+        return "unserved " + receipt.toJson();
+      }
+      return "served " + result.get("pid").longValue() + " " + result.get("revision").stringValue();
+    } catch (LoopxException e) {
+      return "failed " + e.kind().wireName() + " " + e.getMessage().replace('\n', ' ');
+    } catch (RuntimeException e) {
+      return "error " + e;
     }
   }
 

@@ -440,7 +440,9 @@ public final class Workers implements AutoCloseable {
 
   private void watch() {
     Supplier<ActivationState> source = watched;
-    if (source == null || pools.isEmpty()) {
+    // Pools outlive their workers (idle_seconds): read only while a worker runs or starts, so a
+    // host whose workers all went idle costs no query (PostgreSQL) once a second from then on.
+    if (source == null || pools.values().stream().allMatch(WorkerPool::empty)) {
       return;
     }
     ActivationState state;
