@@ -126,7 +126,8 @@ public final class Loopx implements AutoCloseable {
     ActivationStore observed = observer.writingThrough(store);
     this.providers = providers;
     // Workers of a revision that another process or host disabled, replaced or uninstalled are
-    // retired within a second (docs/contract/worker.md#changes-made-elsewhere).
+    // retired within a second (docs/contract/worker.md#lifecycle-changes,
+    // "Changes made elsewhere").
     providers.watchState(store::read);
     this.catalog = new CatalogPublisher(store, freshness, VERSION, b.builtins);
     this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog, observer);
