@@ -19,8 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Convention: every benchmark class pairs one {@code loopx...} method with its {@code
  * baseline...} (and {@code peer...}) methods, all in one unit. A row's ratio is LoopX's average
  * time divided by the reference's (lower is better; 1.00 = as fast as the reference). Targets are
- * the first benchmark session's (docs/PERFORMANCE.md#current-figures); a reference without a
- * target is shown for information.
+ * the first benchmark session's (docs/PERFORMANCE.md#current-figures); a reference without a target
+ * is shown for information.
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.loopx.benchmarks.ResultsTable RESULT.json [OUT.md]}.
  */
