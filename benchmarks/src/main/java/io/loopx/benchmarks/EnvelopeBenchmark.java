@@ -34,9 +34,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>{@code baselineSha256}: one SHA-256 ({@link MessageDigest}) over the request's canonical (RFC
  * 8785) bytes, precomputed once: the floor of any scheme that binds the request by digest.
  *
- * <p>Target (issue 14): LoopX / baseline &lt;= 10, i.e. bind + verify of the 10 KB request costs at
- * most ten SHA-256 passes over its canonical bytes (issue 7 had asked for 3). Bind and verify each
- * canonicalise and hash the request once and copy it once, so 2 is the floor of this design.
+ * <p>Target (docs/PERFORMANCE.md#current-figures): LoopX / baseline &lt;= 10, i.e. bind + verify of
+ * the 10 KB request costs at most ten SHA-256 passes over its canonical bytes (the first target was
+ * 3). Bind and verify each canonicalise and hash the request once and copy it once, so 2 is the
+ * floor of this design.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -43,7 +43,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The cost of the read paths with many installed extensions (issue 14).
+ * The cost of the read paths with many installed extensions
+ * (docs/PERFORMANCE.md#cost-with-many-installed-extensions).
  *
  * <p>Setup, through the public API only: a runtime root with {@code installed} extensions, each
  * installed with {@code Loopx.install(…, EXECUTE)} (which probes its doctor and enables it), each

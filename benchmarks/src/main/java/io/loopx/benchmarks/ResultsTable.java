@@ -19,7 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Convention: every benchmark class pairs one {@code loopx...} method with its {@code
  * baseline...} (and {@code peer...}) methods, all in one unit. A row's ratio is LoopX's average
  * time divided by the reference's (lower is better; 1.00 = as fast as the reference). Targets are
- * the ones of issue 7; a reference without a target is shown for information.
+ * the first benchmark session's (docs/PERFORMANCE.md#current-figures); a reference without a target
+ * is shown for information.
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.loopx.benchmarks.ResultsTable RESULT.json [OUT.md]}.
  */
@@ -50,12 +51,12 @@ public final class ResultsTable {
           "RegistryAssemblyBenchmark.baselineImmutableMapBuild", new Target(3.0, false),
           "CatalogCompositionBenchmark.baselineNightConfigParse", new Target(1.5, false),
           "LifecycleWriteBenchmark.baselineAtomicFsyncWrite", new Target(1.5, false),
-          "EnvelopeBenchmark.baselineSha256", new Target(10.0, false), // issue 14 (issue 7: 3)
+          "EnvelopeBenchmark.baselineSha256", new Target(10.0, false), // revised from 3
           "ProcessRunnerBenchmark.baselineProcessBuilder", new Target(1.15, false),
           "DispatchBenchmark.peerPf4jLookupAndCall", new Target(1.0, true),
           "BuiltinLookupBenchmark.peerPf4jLookupAndCall", new Target(1.0, true),
-          "WorkerBenchmark.baselineOneShotDispatch", new Target(0.01, false), // issue 15: 100x
-          "WorkerBenchmark.baselineRawPipeRoundTrip", new Target(3.0, false)); // issue 15
+          "WorkerBenchmark.baselineOneShotDispatch", new Target(0.01, false), // warm workers: 100x
+          "WorkerBenchmark.baselineRawPipeRoundTrip", new Target(3.0, false)); // warm workers
 
   private ResultsTable() {}
 

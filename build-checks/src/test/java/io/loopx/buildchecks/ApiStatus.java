@@ -6,8 +6,8 @@ import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
- * The {@code @API} policy of the library modules (docs/BUILDING.md): every public top-level type of
- * an exported package carries apiguardian's {@code @API} with a {@code since} version; nested types
+ * The {@code @API} policy of the library modules (docs/BUILD.md): every public top-level type of an
+ * exported package carries apiguardian's {@code @API} with a {@code since} version; nested types
  * inherit the enclosing type's status unless they declare their own. Types of packages exported
  * only {@code to} other LoopX modules are {@code INTERNAL}; types of packages exported to everyone
  * are not.

@@ -57,31 +57,23 @@ import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
- * The LoopX facade a host builds once and drives: manifest loading, the extension lifecycle
- * (install, upgrade, enable, disable, rollback, doctor, list) and the capability catalog.
+ * The LoopX facade a host builds once and drives: the extension lifecycle (install, upgrade,
+ * enable, disable, rollback, uninstall, doctor, list), the managed run, capability dispatch and the
+ * capability catalog. Immutable configuration, thread-safe; it only delegates.
  *
- * <p>Every lifecycle method takes a {@link Mode}: a {@linkplain Mode#PREVIEW preview} changes
- * nothing on disk and runs no provider code, and its receipt predicts the execute. Preconditions
- * are errors in both modes. Failures are {@link LoopxException}s with a stable {@link ErrorKind}; a
- * failure leaves durable state unchanged (except a failed executed enable or doctor, which revokes
- * the identity it probed, as documented).
+ * <pre>{@code
+ * try (Loopx loopx = Loopx.builder().runtimeRoot(root).builtin(new MyHostCatalog()).build()) {
+ *   LoadedManifest m = LoadedManifest.load(Path.of("packages/my-ext/extension.toml"));
+ *   ActivationReceipt preview = loopx.install(m, Mode.PREVIEW); // writes nothing, runs nothing
+ *   ActivationReceipt done = loopx.install(m, Mode.EXECUTE); // probes doctor, then activates
+ *   CapabilityRegistry catalog = loopx.registry(); // the generation matching the state
+ * }
+ * }</pre>
  *
- * <p>Built by {@link #builder()}; immutable configuration, thread-safe. Every operation reads the
- * activation state afresh and works on the registry generation that matches it.
- */
-/**
- * The LoopX facade a host builds once and drives: manifest loading, the extension lifecycle
- * (install, upgrade, enable, disable, rollback, doctor, list), the managed run, capability dispatch
- * and the capability catalog. It only delegates; the work lives in the packages that own it.
- *
- * <p>Every lifecycle method takes a {@link Mode}: a {@linkplain Mode#PREVIEW preview} changes
- * nothing on disk and runs no provider code, and its receipt predicts the execute. Preconditions
- * are errors in both modes. Failures are {@link LoopxException}s with a stable {@link ErrorKind}; a
- * failure leaves durable state unchanged (except a failed executed enable or doctor, which revokes
- * the identity it probed, as documented).
- *
- * <p>Built by {@link #builder()}; immutable configuration, thread-safe. Every operation reads the
- * activation state afresh and works on the registry generation that matches it.
+ * <p>A {@linkplain Mode#PREVIEW preview} changes nothing and predicts the execute; preconditions
+ * fail in both modes. Failures are {@link LoopxException}s with a stable {@link ErrorKind} and
+ * leave durable state unchanged, but for the two revocations of docs/contract/lifecycle.md (a
+ * failed executed enable or doctor). Every operation reads the state afresh.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public final class Loopx implements AutoCloseable {
@@ -126,7 +118,8 @@ public final class Loopx implements AutoCloseable {
     ActivationStore observed = observer.writingThrough(store);
     this.providers = providers;
     // Workers of a revision that another process or host disabled, replaced or uninstalled are
-    // retired within a second (docs/contract/worker.md#changes-made-elsewhere).
+    // retired within a second (docs/contract/worker.md#lifecycle-changes,
+    // "Changes made elsewhere").
     providers.watchState(store::read);
     this.catalog = new CatalogPublisher(store, freshness, VERSION, b.builtins);
     this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog, observer);

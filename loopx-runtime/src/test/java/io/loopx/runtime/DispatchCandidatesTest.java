@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A dispatch checks the freshness of its capability's candidates only (issue 14), with real
- * providers: a broken extension of another capability does not stop it (while {@code registry()}
- * shows that extension not ready), and a change of a candidate is seen by the very next dispatch.
+ * A dispatch checks the freshness of its capability's candidates only
+ * (docs/contract/doctor.md#freshness), with real providers: a broken extension of another
+ * capability does not stop it (while {@code registry()} shows that extension not ready), and a
+ * change of a candidate is seen by the very next dispatch.
  */
 class DispatchCandidatesTest {
   @TempDir Path tmp;

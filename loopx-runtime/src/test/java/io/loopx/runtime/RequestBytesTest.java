@@ -42,12 +42,12 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Issue 13 §2 and §3 through the public {@link Loopx} API with real shell-script providers: the
- * host caps the bytes it actually sends (the re-serialised request, plus the execution envelope for
- * a dispatch) at 1,000,000, the cap of {@code ProviderMain}, and binds only numbers that are
- * exactly the value the digest canonicalises. A refusal is {@code request_invalid}, leaves the
- * state file byte for byte as it was and starts no provider (each provider writes a marker file
- * first thing when it runs).
+ * The exact numbers and the size as sent (docs/contract/dispatch.md#binding) through the public
+ * {@link Loopx} API with real shell-script providers: the host caps the bytes it actually sends
+ * (the re-serialised request, plus the execution envelope for a dispatch) at 1,000,000, the cap of
+ * {@code ProviderMain}, and binds only numbers that are exactly the value the digest canonicalises.
+ * A refusal is {@code request_invalid}, leaves the state file byte for byte as it was and starts no
+ * provider (each provider writes a marker file first thing when it runs).
  */
 class RequestBytesTest {
   static final CapabilityId CAP = CapabilityId.of("demo-recall");

@@ -24,9 +24,11 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Issue 13, section 7, end to end through {@link Loopx} with real files: rollback and upgrade
- * receipts say whether the runtime they find was proven for their target revision ({@code
- * target_identity_proven}), and a launcher without {@code #!} is identified by its file identity.
+ * Target identity and file identity (docs/contract/lifecycle.md#rollback,
+ * docs/contract/doctor.md#file-identity) end to end through {@link Loopx} with real files: rollback
+ * and upgrade receipts say whether the runtime they find was proven for their target revision
+ * ({@code target_identity_proven}), and a launcher without {@code #!} is identified by its file
+ * identity.
  */
 class RollbackIdentityTest {
   static final ExtensionId ID = ExtensionId.of("demo-ext");
@@ -192,7 +194,8 @@ class RollbackIdentityTest {
     loopx.install(LoadedManifest.load(dir.resolve("extension.toml")), Mode.EXECUTE);
     String fileIdentity = FileIdentity.of(launcher).digest();
 
-    // The state as a LoopX before issue 13 wrote it: the proof names the wrapped record.
+    // The state as a LoopX before the file identity (docs/contract/doctor.md#executable-identity)
+    // wrote it: the proof names the wrapped record.
     ObjectNode old = JsonNodeFactory.instance.objectNode();
     old.put("schema_version", "loopx_runtime_identity_v1");
     old.put("kind", "executable");

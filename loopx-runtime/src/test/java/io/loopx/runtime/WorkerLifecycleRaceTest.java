@@ -33,12 +33,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A committed lifecycle change wins over worker requests that wait in the queue (issue 31 §1): one
- * {@code Loopx}, a worker with {@code max_processes = 1} and {@code max_in_flight = 1}, request A
- * in flight (held by the real Python worker until a file appears), B and C queued; then a disable,
- * an uninstall or an upgrade executes on the same {@code Loopx}. A finishes on its worker; B and C
- * never run on the old revision; no worker of the old revision is spawned after the commit; nothing
- * of it is alive once A ended.
+ * A committed lifecycle change wins over worker requests that wait in the queue
+ * (docs/contract/worker.md#lifecycle-changes): one {@code Loopx}, a worker with {@code
+ * max_processes = 1} and {@code max_in_flight = 1}, request A in flight (held by the real Python
+ * worker until a file appears), B and C queued; then a disable, an uninstall or an upgrade executes
+ * on the same {@code Loopx}. A finishes on its worker; B and C never run on the old revision; no
+ * worker of the old revision is spawned after the commit; nothing of it is alive once A ended.
  *
  * <p>Count: {@code -Dloopx.reliability.lifecycleRaces} rounds of each scenario (default 1; the
  * {@code reliability} profile runs 40), each on a fresh root; the tally (rounds, requests served by

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Changes made elsewhere retire workers too (issue 31 §2): a disable, upgrade or uninstall
- * committed by another process on the same file state ends the warm worker of the old revision
- * within 2 s, with no request on the worker's host (its watch reads the state once a second).
+ * Changes made elsewhere retire workers too (docs/contract/worker.md#lifecycle-changes): a disable,
+ * upgrade or uninstall committed by another process on the same file state ends the warm worker of
+ * the old revision within 2 s, with no request on the worker's host (its watch reads the state once
+ * a second).
  *
  * <p>Count: {@code -Dloopx.reliability.remoteRetires} (default 6; the {@code reliability} profile
  * runs 100): changes committed by a second {@code Loopx} on the same root, cycling disable, upgrade

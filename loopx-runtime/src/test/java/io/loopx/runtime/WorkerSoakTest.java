@@ -26,13 +26,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The worker soak (issue 15): {@code dispatches} governed dispatches from {@value #THREADS} threads
- * to the standard-library Python worker of {@link WorkerFixture} ({@code max_processes = 2}, {@code
- * max_in_flight = 2}), while each calling thread, before every {@value #KILL_EVERY}th of its calls,
- * SIGKILLs a live worker chosen at random (the other threads have requests in flight). Every call
- * must end {@code succeeded} or typed (a receipt with a failure kind, or a {@link LoopxException}
- * with its kind), none may take longer than the manifest's timeout plus a margin (none hangs), and
- * after {@link Loopx#close()} no process started during the soak is alive.
+ * The worker soak (docs/contract/worker.md): {@code dispatches} governed dispatches from {@value
+ * #THREADS} threads to the standard-library Python worker of {@link WorkerFixture} ({@code
+ * max_processes = 2}, {@code max_in_flight = 2}), while each calling thread, before every {@value
+ * #KILL_EVERY}th of its calls, SIGKILLs a live worker chosen at random (the other threads have
+ * requests in flight). Every call must end {@code succeeded} or typed (a receipt with a failure
+ * kind, or a {@link LoopxException} with its kind), none may take longer than the manifest's
+ * timeout plus a margin (none hangs), and after {@link Loopx#close()} no process started during the
+ * soak is alive.
  *
  * <p>Count: {@code -Dloopx.reliability.workerDispatches} (default 200; the {@code reliability}
  * profile runs 10,000); seed: {@code -Dloopx.reliability.seed}. The summary (outcome counts, kills,

@@ -26,9 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 13 §6: what a failing provider or probe said is kept — {@code stderr_tail}, the doctor's
- * {@code exit_code}, {@code entrypoint_lookup} — and the {@code doctor_not_ready} failure names the
- * extension, the status and the exit code and carries the packet.
+ * Diagnostics (docs/contract/run.md#stderr-tail, docs/contract/doctor.md#doctor-packet): what a
+ * failing provider or probe said is kept — {@code stderr_tail}, the doctor's {@code exit_code},
+ * {@code entrypoint_lookup} — and the {@code doctor_not_ready} failure names the extension, the
+ * status and the exit code and carries the packet.
  */
 class DiagnosticsTest {
   @TempDir Path tmp;

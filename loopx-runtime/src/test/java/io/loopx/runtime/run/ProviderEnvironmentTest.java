@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 13 §8: providers inherit the whole host environment by default; an allow-list policy keeps
- * only PATH, HOME, LANG, LC_*, TZ, TMPDIR and the named variables, for the run as for the doctor
- * probe.
+ * The provider environment (docs/contract/run.md#launch): providers inherit the whole host
+ * environment by default; an allow-list policy keeps only PATH, HOME, LANG, LC_*, TZ, TMPDIR and
+ * the named variables, for the run as for the doctor probe.
  */
 class ProviderEnvironmentTest {
   private static final Map<String, String> HOST = host();

@@ -26,15 +26,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Changes made elsewhere retire workers too (issue 31 §2), across hosts: host A (this JVM, a {@link
- * Loopx} on the shared PostgreSQL store) commits a lifecycle change while host B (a {@link
- * HostMain} child JVM, its own store and {@code Loopx} on the same schema) has a live warm worker
- * of the extension. B's worker process must be gone within 2 s of A's commit returning, with no
- * request on B: B's workers watch the committed state (one generation query per second while a
- * worker lives). B's next dispatch is refused (disable, uninstall: {@code resolution_failed}, no
- * enabled provider) or served by the new revision on a new worker (upgrade), and B itself goes on.
- * Both hosts run the same package directory (identical bytes at the same path, so A's doctor proof
- * covers B); the provider is the standard-library Python worker {@code worker.py} (test resource).
+ * Changes made elsewhere retire workers too (docs/contract/worker.md#lifecycle-changes), across
+ * hosts: host A (this JVM, a {@link Loopx} on the shared PostgreSQL store) commits a lifecycle
+ * change while host B (a {@link HostMain} child JVM, its own store and {@code Loopx} on the same
+ * schema) has a live warm worker of the extension. B's worker process must be gone within 2 s of
+ * A's commit returning, with no request on B: B's workers watch the committed state (one generation
+ * query per second while a worker lives). B's next dispatch is refused (disable, uninstall: {@code
+ * resolution_failed}, no enabled provider) or served by the new revision on a new worker (upgrade),
+ * and B itself goes on. Both hosts run the same package directory (identical bytes at the same
+ * path, so A's doctor proof covers B); the provider is the standard-library Python worker {@code
+ * worker.py} (test resource).
  *
  * <p>The watch's cost: {@link #theWatchQueriesOnlyWhileAWorkerLives} counts the store reads of a
  * host (one generation query each on PostgreSQL): once a second while its worker lives, none once

@@ -24,12 +24,13 @@ import org.quicktheories.impl.Constraint;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Issue 13 §3 at the binder, over generated requests whose bound size lies within a few hundred
- * bytes of the 1,000,000-byte cap: {@code 1e5} values that grow by a byte each when re-serialised,
- * and padding with two-byte characters, so that characters and bytes differ. A bound request is
- * refused exactly when its bytes on the wire exceed the cap, and otherwise those bytes are what
- * {@link EnvelopeBinder.Bound#stdin()} holds; {@link EnvelopeBinder#bind} (in process, where the
- * bytes are written only when a cheap bound of their length exceeds the cap) decides the same.
+ * The size as sent (docs/contract/dispatch.md#binding) at the binder, over generated requests whose
+ * bound size lies within a few hundred bytes of the 1,000,000-byte cap: {@code 1e5} values that
+ * grow by a byte each when re-serialised, and padding with two-byte characters, so that characters
+ * and bytes differ. A bound request is refused exactly when its bytes on the wire exceed the cap,
+ * and otherwise those bytes are what {@link EnvelopeBinder.Bound#stdin()} holds; {@link
+ * EnvelopeBinder#bind} (in process, where the bytes are written only when a cheap bound of their
+ * length exceeds the cap) decides the same.
  */
 class BoundSizePropertyTest {
   private static final ActionToken ACTION = ActionToken.of("demo.recall");

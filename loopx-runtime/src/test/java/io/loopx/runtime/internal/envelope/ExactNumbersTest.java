@@ -32,8 +32,9 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The number rule of a digested request (issue 13 §2): a number is bound only when it is exactly
- * the ES6 form of its nearest double, which is what the digest canonicalises it to.
+ * The number rule of a digested request (docs/contract/dispatch.md#binding): a number is bound only
+ * when it is exactly the ES6 form of its nearest double, which is what the digest canonicalises it
+ * to.
  */
 class ExactNumbersTest {
   private static final ActionToken ACTION = ActionToken.of("demo.recall");

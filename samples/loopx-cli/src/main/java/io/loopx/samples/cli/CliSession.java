@@ -157,9 +157,10 @@ final class CliSession {
   }
 
   /**
-   * The CLI's provider environment (docs/cli.md): an allow-list of PATH, HOME, LANG, LC_*, TZ,
-   * TMPDIR and the {@code --provider-env} names, so neither the CLI's own {@code
-   * LOOPX_STATE_JDBC_*} credentials nor any other secret of its environment reaches extension code.
+   * The CLI's provider environment (docs/contract/cli.md#provider-environment): an allow-list of
+   * PATH, HOME, LANG, LC_*, TZ, TMPDIR and the {@code --provider-env} names, so neither the CLI's
+   * own {@code LOOPX_STATE_JDBC_*} credentials nor any other secret of its environment reaches
+   * extension code.
    */
   static ProviderEnvironment providerPolicy(List<String> providerEnv) {
     return ProviderEnvironment.allowList(providerEnv.toArray(String[]::new));

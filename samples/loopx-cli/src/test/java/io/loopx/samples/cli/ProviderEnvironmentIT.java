@@ -15,8 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * End to end through the real {@code target/loopx.jar}: what the CLI hands to providers
- * (docs/cli.md, provider environment). A shell provider writes its whole environment to a file
- * beside its package; the CLI runs with its own state password and an arbitrary secret in its
+ * (docs/contract/cli.md#provider-environment). A shell provider writes its whole environment to a
+ * file beside its package; the CLI runs with its own state password and an arbitrary secret in its
  * environment.
  */
 class ProviderEnvironmentIT {

@@ -393,9 +393,9 @@ class SemanticPreferenceRecallCommandTest {
   }
 
   /**
-   * Issue 13 §2 and §3: the host checks what it sends. A 999,900-byte request passes the input cap
-   * but not with its envelope; a number the digest would round is not bound. Neither reaches the
-   * provider, in a preview or an execute.
+   * The exact numbers and the size as sent (docs/contract/dispatch.md#binding): the host checks
+   * what it sends. A 999,900-byte request passes the input cap but not with its envelope; a number
+   * the digest would round is not bound. Neither reaches the provider, in a preview or an execute.
    */
   @Test
   void whatTheHostWouldSendIsCheckedBeforeTheProviderStarts() throws IOException {
