@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.dispatch;
 
-import io.loopx.api.ApiRange;
 import io.loopx.api.CapabilityId;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
@@ -8,6 +7,7 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.Permission;
 import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
+import io.loopx.api.internal.ApiCompatibility;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
@@ -253,15 +253,9 @@ public final class CapabilityDispatch {
   public ActivationCheckReceipt activation(ExtensionId id, Set<Permission> permissions) {
     ExtensionRecord record = ExtensionRecords.requireEnabled(currentRecord(id));
     ExtensionManifest manifest = record.active().manifest();
-    if (!manifest.requiresLoopxApi().admits(ApiRange.CURRENT_API_VERSION)) {
+    if (!manifest.requiresLoopxApi().admitsCurrent()) {
       throw new LoopxException(
-          ErrorKind.API_INCOMPATIBLE,
-          "extension `"
-              + id
-              + "` requires LoopX extension API "
-              + manifest.requiresLoopxApi()
-              + ", but this runtime provides "
-              + ApiRange.CURRENT_API_VERSION);
+          ErrorKind.API_INCOMPATIBLE, ApiCompatibility.message(id, manifest.requiresLoopxApi()));
     }
     freshness.requireFresh(record);
     for (Permission p : permissions) {
