@@ -7,6 +7,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.ProviderId;
+import io.loopx.api.internal.ApiCompatibility;
 import io.loopx.api.internal.Problems;
 import java.util.List;
 import java.util.Objects;
@@ -240,12 +241,7 @@ public sealed interface Resolution permits Resolution.ResolvedCapability, Resolu
 
     @Override
     public String message() {
-      return "extension `"
-          + providerId
-          + "` requires LoopX extension API "
-          + requiredRange
-          + ", but this runtime provides "
-          + ApiRange.CURRENT_API_VERSION;
+      return ApiCompatibility.message(providerId, requiredRange);
     }
   }
 

@@ -338,11 +338,7 @@ public final class Loopx implements AutoCloseable {
   }
 
   private static CallDeadline deadline(Duration deadline) {
-    Objects.requireNonNull(deadline, "deadline");
-    if (deadline.isNegative() || deadline.isZero()) {
-      throw new InvalidValueException("deadline", deadline.toString(), "must be positive");
-    }
-    return CallDeadline.after(deadline);
+    return CallDeadline.after(Objects.requireNonNull(deadline, "deadline"));
   }
 
   /**

@@ -242,6 +242,11 @@ class WorkerDeadlineTest {
                 loopx.dispatch(
                     DispatchTest.request(), request("a", ""), Mode.EXECUTE, Duration.ZERO))
         .isInstanceOfSatisfying(
-            LoopxException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_VALUE));
+            LoopxException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_VALUE))
+        .hasMessage("invalid deadline `PT0S`: must be positive");
+    assertThatThrownBy(
+            () ->
+                loopx.run(WorkerFixture.ID, request("a", ""), Mode.EXECUTE, Duration.ofSeconds(-1)))
+        .hasMessage("invalid deadline `PT-1S`: must be positive");
   }
 }

@@ -3,6 +3,7 @@ package io.loopx.api.manifest;
 import io.loopx.api.ApiRange;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
+import io.loopx.api.internal.ApiCompatibility;
 import io.loopx.api.internal.ManifestValues;
 import java.util.Objects;
 import org.apiguardian.api.API;
@@ -78,10 +79,7 @@ public final class ManifestException extends LoopxException {
         ErrorKind.API_INCOMPATIBLE,
         source,
         "requires_loopx_api",
-        "requires LoopX extension API "
-            + range
-            + ", but this runtime provides "
-            + ApiRange.CURRENT_API_VERSION,
+        ApiCompatibility.detail(range),
         null);
   }
 

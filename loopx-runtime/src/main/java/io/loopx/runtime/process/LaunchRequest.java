@@ -1,6 +1,7 @@
 package io.loopx.runtime.process;
 
 import io.loopx.api.InvalidValueException;
+import io.loopx.api.internal.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -97,10 +98,7 @@ public record LaunchRequest(
     }
     Objects.requireNonNull(workingDirectory, "workingDirectory");
     stdin = Objects.requireNonNull(stdin, "stdin").clone();
-    Objects.requireNonNull(timeout, "timeout");
-    if (timeout.isNegative() || timeout.isZero()) {
-      throw new InvalidValueException("process timeout", timeout.toString(), "must be positive");
-    }
+    Durations.requirePositive("process timeout", Objects.requireNonNull(timeout, "timeout"));
     checkLimit("stdout limit", stdoutLimit);
     checkLimit("stderr limit", stderrLimit);
     Objects.requireNonNull(executable, "executable");

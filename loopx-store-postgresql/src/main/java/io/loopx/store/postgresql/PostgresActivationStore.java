@@ -348,9 +348,7 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
 
     /** Sets the bounded wait for the write lock (default {@link #DEFAULT_LOCK_TIMEOUT}). */
     public Builder lockTimeout(Duration timeout) {
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("lock timeout must be positive: " + timeout);
-      }
+      positive("lock timeout", timeout);
       this.lockTimeout = timeout;
       return this;
     }
@@ -381,9 +379,7 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
      * longest a change goes unreported while notifications are lost.
      */
     public Builder pollInterval(Duration interval) {
-      if (interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("poll interval must be positive: " + interval);
-      }
+      positive("poll interval", interval);
       this.pollInterval = interval;
       return this;
     }
@@ -391,6 +387,16 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
     /** Builds the store (and starts the change listener when one is set). */
     public PostgresActivationStore build() {
       return new PostgresActivationStore(this);
+    }
+
+    /**
+     * The store's owner of the rule "a duration must be positive" (this module does not reach the
+     * other modules' internals, so it keeps its own, with its own exception type).
+     */
+    private static void positive(String what, Duration value) {
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(what + " must be positive: " + value);
+      }
     }
   }
 }

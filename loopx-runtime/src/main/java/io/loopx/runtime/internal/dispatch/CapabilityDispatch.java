@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.dispatch;
 
-import io.loopx.api.ApiRange;
 import io.loopx.api.CapabilityId;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
@@ -8,9 +7,9 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.Permission;
 import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
+import io.loopx.api.internal.ApiCompatibility;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.manifest.ExtensionManifest;
-import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.spi.BuiltinProvider;
 import io.loopx.api.spi.Origin;
 import io.loopx.registry.CapabilityRegistry;
@@ -22,17 +21,15 @@ import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.envelope.EnvelopeBinder;
-import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.lifecycle.Freshness;
 import io.loopx.runtime.internal.run.CallDeadline;
-import io.loopx.runtime.internal.run.ChangedDuringRun;
 import io.loopx.runtime.internal.run.ExecuteTimeCheck;
+import io.loopx.runtime.internal.run.ProviderCall;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.ProviderOutcomes;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.process.Containment;
-import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -64,6 +61,7 @@ public final class CapabilityDispatch {
   private final ProviderLaunch providers;
   private final DomainPolicy policy;
   private final BiFunction<CapabilityId, Optional<ProviderId>, CapabilityRegistry> registry;
+  private final ProviderCall calls;
 
   /** Memo of {@link #builtinRevision}, a pure function of (provider id, version). */
   private final ConcurrentHashMap<List<String>, Revision> builtinRevisions =
@@ -81,6 +79,7 @@ public final class CapabilityDispatch {
     this.providers = providers;
     this.policy = policy;
     this.registry = registry;
+    this.calls = new ProviderCall(store, freshness, providers, "dispatch");
   }
 
   /** Dispatches {@code request} with the validated {@code input}; a preview starts nothing. */
@@ -185,12 +184,9 @@ public final class CapabilityDispatch {
       DispatchRequest request,
       EnvelopeBinder.Bound bound,
       CallDeadline deadline) {
-    ExtensionRecord record;
-    RuntimeResolution.Resolved runtime;
+    ProviderCall.Prepared call;
     try {
-      record = ExtensionRecords.requireEnabled(currentRecord(id));
-      ExecuteTimeCheck.requireRevision(record, revision, "dispatch");
-      runtime = freshness.requireFresh(record);
+      call = calls.prepare(id, Optional.of(revision));
     } catch (LoopxException e) {
       if (e.kind() == ErrorKind.EXTENSION_DISABLED
           || e.kind() == ErrorKind.NOT_INSTALLED
@@ -200,38 +196,7 @@ public final class CapabilityDispatch {
       }
       throw e;
     }
-    RuntimeSpec spec = record.active().manifest().runtime().orElseThrow();
-    LaunchRequest launch =
-        providers
-            .request(runtime, spec, request.extraArgs(), id, revision)
-            .stdin(bound.stdin())
-            .build();
-    ProviderLaunch.Called called =
-        providers.call(
-            runtime,
-            spec,
-            request.extraArgs(),
-            id,
-            revision,
-            launch,
-            deadline,
-            () -> ExecuteTimeCheck.require(store, id, revision, runtime, "dispatch"));
-    // A cancelled call still gets its checks after the run (file reads and a revoking write would
-    // fail on an interrupted thread); the interrupt status is set again when it returns.
-    boolean interrupted = Thread.interrupted();
-    try {
-      if (called.executableMismatch()
-          || !freshness.unchangedSince(record, runtime, called.warm())) {
-        providers.retireWorkers(id);
-        ChangedDuringRun.revoke(store, id, runtime.identity().value(), "dispatch");
-        return ChangedDuringRun.outcome();
-      }
-      return called.outcome();
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    return call.run(request.extraArgs(), launch -> launch.stdin(bound.stdin()), deadline);
   }
 
   /**
@@ -253,15 +218,9 @@ public final class CapabilityDispatch {
   public ActivationCheckReceipt activation(ExtensionId id, Set<Permission> permissions) {
     ExtensionRecord record = ExtensionRecords.requireEnabled(currentRecord(id));
     ExtensionManifest manifest = record.active().manifest();
-    if (!manifest.requiresLoopxApi().admits(ApiRange.CURRENT_API_VERSION)) {
+    if (!manifest.requiresLoopxApi().admitsCurrent()) {
       throw new LoopxException(
-          ErrorKind.API_INCOMPATIBLE,
-          "extension `"
-              + id
-              + "` requires LoopX extension API "
-              + manifest.requiresLoopxApi()
-              + ", but this runtime provides "
-              + ApiRange.CURRENT_API_VERSION);
+          ErrorKind.API_INCOMPATIBLE, ApiCompatibility.message(id, manifest.requiresLoopxApi()));
     }
     freshness.requireFresh(record);
     for (Permission p : permissions) {

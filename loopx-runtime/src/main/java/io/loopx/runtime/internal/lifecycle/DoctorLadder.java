@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.lifecycle;
 
-import io.loopx.api.ApiRange;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.runtime.lifecycle.DoctorFailure;
@@ -33,7 +32,7 @@ final class DoctorLadder {
     if (!enabled) {
       return blocked(id, version, DoctorStatus.DISABLED, probed, Optional.empty());
     }
-    if (!manifest.requiresLoopxApi().admits(ApiRange.CURRENT_API_VERSION)) {
+    if (!manifest.requiresLoopxApi().admitsCurrent()) {
       return blocked(id, version, DoctorStatus.API_INCOMPATIBLE, probed, Optional.empty());
     }
     boolean configured = manifest.runtime().map(r -> r.doctorConfigured()).orElse(false);

@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.lifecycle;
 
-import io.loopx.api.ApiRange;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
@@ -54,7 +53,7 @@ final class Prober {
     boolean probe =
         target.probe()
             && spec.doctorConfigured()
-            && target.manifest().requiresLoopxApi().admits(ApiRange.CURRENT_API_VERSION);
+            && target.manifest().requiresLoopxApi().admitsCurrent();
     if (!probe) {
       // The ladder stops before the probe (not configured, incompatible) or none was asked for.
       return new Observation(runtime, Optional.empty());

@@ -134,7 +134,6 @@ public final class LongLivedProcess {
     }
   }
 
-  @SuppressWarnings("IllegalCatch")
   private static Start spawn(
       LaunchRequest request,
       Enclosure enclosure,
@@ -144,87 +143,40 @@ public final class LongLivedProcess {
       Duration grace) {
     long started = System.nanoTime();
     if (setsid.isEmpty()) {
-      return new Start.NotStarted(
-          "`setsid` (util-linux) was not found; it gives the process its own process group");
+      return new Start.NotStarted(ContainedStart.NO_SETSID);
     }
     Path directory = Path.of("").toAbsolutePath();
     if (request.workingDirectory().isPresent()) {
       directory = request.workingDirectory().get().toAbsolutePath();
     }
-    String program = request.argv().get(0);
-    ProgramLookup.Found found =
-        ProgramLookup.resolve(program, request.environment().get("PATH"), directory);
-    if (found.program().isEmpty()) {
-      return new Start.NotStarted(found.problem());
+    List<String> prefix =
+        SETPRIV.isPresent()
+            ? List.of(SETPRIV.get().toString(), "--pdeathsig", "KILL", "--")
+            : List.of();
+    ContainedStart.Result start =
+        ContainedStart.start(
+            request,
+            directory,
+            prefix,
+            setsid.get(),
+            enclosure,
+            pidsLimit,
+            "worker's",
+            Optional.of(KEEPER_PATIENCE));
+    if (start instanceof ContainedStart.NotStarted notStarted) {
+      return new Start.NotStarted(notStarted.reason());
     }
-    List<String> command = new ArrayList<>();
-    if (SETPRIV.isPresent()) {
-      command.add(SETPRIV.get().toString());
-      command.add("--pdeathsig");
-      command.add("KILL");
-      command.add("--");
-    }
-    command.add(setsid.get().toString());
-    command.add("-w");
-    command.add("--");
-    command.add(found.program().get().toString());
-    command.addAll(request.argv().subList(1, request.argv().size()));
-    Optional<String> unencodable = LaunchSupport.unencodable(command, request.environment());
-    if (unencodable.isPresent()) {
-      return new Start.NotStarted(unencodable.get());
-    }
-    Optional<CallCgroup> cgroup;
-    try {
-      cgroup = enclosure.open(pidsLimit, request.memoryLimit());
-    } catch (IOException | RuntimeException e) {
-      return new Start.NotStarted(
-          "cannot create the worker's cgroup (" + enclosure.kind().wireName() + "): " + e);
-    }
-    Optional<Keeper> keeper = Optional.empty();
-    if (cgroup.isPresent()) {
-      try {
-        keeper = Optional.of(Keeper.start(cgroup.get(), setsid.get()));
-      } catch (IOException | RuntimeException e) {
-        cgroup.get().remove();
-        return new Start.NotStarted("cannot start the keeper of the worker's cgroup: " + e);
-      }
-    }
-    ProcessBuilder builder =
-        new ProcessBuilder(
-            cgroup.isPresent() ? cgroup.get().command(command, request.environment()) : command);
-    builder.environment().clear();
-    builder
-        .environment()
-        .putAll(
-            cgroup.isPresent()
-                ? cgroup.get().processEnvironment(request.environment())
-                : request.environment());
-    if (request.workingDirectory().isPresent()) {
-      builder.directory(directory.toFile());
-    }
-    Process process;
-    try {
-      process = cgroup.isPresent() ? cgroup.get().start(builder) : builder.start();
-    } catch (IOException | RuntimeException e) {
-      cgroup.ifPresent(CallCgroup::remove);
-      keeper.ifPresent(k -> k.release(KEEPER_PATIENCE));
-      return new Start.NotStarted("cannot start `" + program + "`: " + e.getMessage());
-    }
+    ContainedStart.Started running = (ContainedStart.Started) start;
     LongLivedProcess worker =
-        new LongLivedProcess(process, cgroup, keeper, killCommand, grace, started);
+        new LongLivedProcess(
+            running.process(), running.cgroup(), running.keeper(), killCommand, grace, started);
     if (request.executable().isPresent()) {
       List<Path> stages = new ArrayList<>();
       stages.add(Path.of(System.getProperty("java.home"), "lib", "jspawnhelper"));
       for (String tool : List.of("setsid", "sh", "env", "setpriv")) {
         LaunchSupport.findTool(tool).ifPresent(stages::add);
       }
-      ExecutedFile.Verdict verdict =
-          ExecutedFile.of(stages)
-              .check(
-                  process.pid(),
-                  request.executable().get(),
-                  builder.command(),
-                  started + LaunchSupport.saturatedNanos(request.timeout()));
+      ExecutedFile.Verdict verdict = running.executed(ExecutedFile.of(stages), request, started);
       if (verdict instanceof ExecutedFile.Verdict.Mismatch mismatch) {
         worker.terminate(Duration.ZERO);
         return new Start.Mismatch(mismatch.reason());

@@ -6,7 +6,6 @@ import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -222,57 +221,26 @@ public final class OsProcessLauncher implements ProcessLauncher {
       }
     }
     if (setsidCommand.isEmpty()) {
-      return notStarted(
-          "`setsid` (util-linux) was not found; it gives the process its own process group",
-          started);
+      return notStarted(ContainedStart.NO_SETSID, started);
     }
-    String program = request.argv().get(0);
-    ProgramLookup.Found found =
-        ProgramLookup.resolve(program, request.environment().get("PATH"), directory);
-    if (found.program().isEmpty()) {
-      return notStarted(found.problem(), started);
+    ContainedStart.Result start =
+        ContainedStart.start(
+            request,
+            directory,
+            List.of(),
+            setsidCommand.get(),
+            enclosure,
+            pidsLimit,
+            "call's",
+            Optional.empty());
+    if (start instanceof ContainedStart.NotStarted notStarted) {
+      return notStarted(notStarted.reason(), started);
     }
-    List<String> command = new ArrayList<>();
-    command.add(setsidCommand.get().toString());
-    command.add("-w");
-    command.add("--");
-    command.add(found.program().get().toString());
-    command.addAll(request.argv().subList(1, request.argv().size()));
-    Optional<String> unencodable = LaunchSupport.unencodable(command, request.environment());
-    if (unencodable.isPresent()) {
-      return notStarted(unencodable.get(), started);
-    }
-    Optional<CallCgroup> cgroup;
+    ContainedStart.Started running = (ContainedStart.Started) start;
     try {
-      cgroup = enclosure.open(pidsLimit, request.memoryLimit());
-    } catch (IOException | RuntimeException e) {
-      return notStarted(
-          "cannot create the call's cgroup (" + enclosure.kind().wireName() + "): " + e, started);
-    }
-    ProcessBuilder builder =
-        new ProcessBuilder(
-            cgroup.isPresent() ? cgroup.get().command(command, request.environment()) : command);
-    builder.environment().clear();
-    builder
-        .environment()
-        .putAll(
-            cgroup.isPresent()
-                ? cgroup.get().processEnvironment(request.environment())
-                : request.environment());
-    if (request.workingDirectory().isPresent()) {
-      builder.directory(directory.toFile());
-    }
-    Process process;
-    try {
-      process = cgroup.isPresent() ? cgroup.get().start(builder) : builder.start();
-    } catch (IOException | RuntimeException e) {
-      cgroup.ifPresent(CallCgroup::remove);
-      return notStarted("cannot start `" + program + "`: " + e.getMessage(), started);
-    }
-    try {
-      return supervise(process, request, started, cgroup, builder.command());
+      return supervise(running, request, started);
     } finally {
-      cgroup.ifPresent(CallCgroup::remove);
+      running.cgroup().ifPresent(CallCgroup::remove);
     }
   }
 
@@ -289,11 +257,9 @@ public final class OsProcessLauncher implements ProcessLauncher {
   }
 
   private LaunchResult supervise(
-      Process process,
-      LaunchRequest request,
-      long started,
-      Optional<CallCgroup> cgroup,
-      List<String> launched) {
+      ContainedStart.Started running, LaunchRequest request, long started) {
+    Process process = running.process();
+    Optional<CallCgroup> cgroup = running.cgroup();
     RunSignals signals = new RunSignals();
     StreamDrain stdout =
         new StreamDrain(process.getInputStream(), request.stdoutLimit(), signals::overLimit);
@@ -302,11 +268,7 @@ public final class OsProcessLauncher implements ProcessLauncher {
     List<RunnerTasks.Task> tasks = new ArrayList<>();
     tasks.add(RunnerTasks.start(stdout));
     tasks.add(RunnerTasks.start(stderr));
-    long deadline = started + LaunchSupport.saturatedNanos(request.timeout());
-    ExecutedFile.Verdict verdict =
-        request.executable().isPresent()
-            ? executedFile.check(process.pid(), request.executable().get(), launched, deadline)
-            : new ExecutedFile.Verdict.Undecided("no expected file");
+    ExecutedFile.Verdict verdict = running.executed(executedFile, request, started);
     if (verdict instanceof ExecutedFile.Verdict.Mismatch) {
       return mismatch(process, tasks, started, cgroup);
     }

@@ -1,5 +1,6 @@
 package io.loopx.runtime.internal.run;
 
+import io.loopx.api.internal.Durations;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,12 +16,13 @@ import org.apiguardian.api.API;
  */
 @API(status = API.Status.INTERNAL, since = "0.2")
 public record CallDeadline(long startNanos, Optional<Duration> limit) {
-  /** Rejects nulls and a limit that is not positive. */
+  /**
+   * Rejects nulls and a limit that is not positive.
+   *
+   * @throws io.loopx.api.InvalidValueException {@code invalid deadline `<limit>`: must be positive}
+   */
   public CallDeadline {
-    Objects.requireNonNull(limit, "limit");
-    if (limit.isPresent() && (limit.get().isNegative() || limit.get().isZero())) {
-      throw new IllegalArgumentException("deadline must be positive: " + limit.get());
-    }
+    Objects.requireNonNull(limit, "limit").ifPresent(d -> Durations.requirePositive("deadline", d));
   }
 
   /** A call without a deadline of its own (only the manifest's timeout bounds it). */

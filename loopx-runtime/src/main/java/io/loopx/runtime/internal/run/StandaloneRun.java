@@ -7,15 +7,14 @@ import io.loopx.api.Permission;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.lifecycle.Freshness;
-import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.state.ActivationStore;
-import io.loopx.runtime.state.ExtensionRecord;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apiguardian.api.API;
 
@@ -32,19 +31,17 @@ import org.apiguardian.api.API;
  * check: the only gap left is the one between hashing the files and the kernel's exec, which is
  * closed by detection: after the run the runtime is resolved again and its identity and file stamps
  * compared; a change discards the output ({@code entrypoint_changed_during_run}) and revokes the
- * proof.
+ * proof. The execute sequence is {@link ProviderCall}'s, shared with dispatch.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class StandaloneRun {
-  private final ActivationStore store;
-  private final Freshness freshness;
   private final ProviderLaunch providers;
+  private final ProviderCall calls;
 
   /** Creates the run over the state in {@code store}. */
   public StandaloneRun(ActivationStore store, Freshness freshness, ProviderLaunch providers) {
-    this.store = store;
-    this.freshness = freshness;
     this.providers = providers;
+    this.calls = new ProviderCall(store, freshness, providers, "run");
   }
 
   /** Runs extension {@code id} with the validated {@code request}; a preview starts nothing. */
@@ -80,9 +77,8 @@ public final class StandaloneRun {
               + stdin.length
               + " bytes");
     }
-    ExtensionRecord record = ExtensionRecords.requireEnabled(store.read().installed(id));
-    ExtensionManifest manifest = record.active().manifest();
-    RuntimeResolution.Resolved runtime = freshness.requireFresh(record);
+    ProviderCall.Prepared call = calls.prepare(id, Optional.empty());
+    ExtensionManifest manifest = call.manifest();
     if (!manifest.isStandalone()) {
       throw new LoopxException(
           ErrorKind.RESOLUTION_FAILED,
@@ -109,49 +105,17 @@ public final class StandaloneRun {
     if (!mode.executes()) {
       return ProviderOutcomes.runPreview(manifest, request);
     }
-    LaunchRequest launch =
-        providers
-            .request(runtime, spec, List.of(), id, manifest.revision())
-            .stdin(stdin)
-            .stdoutLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
-            .stderrLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
-            .build();
-    ProviderLaunch.Called called =
-        providers.call(
-            runtime,
-            spec,
+    ProviderOutcome outcome =
+        call.run(
             List.of(),
-            id,
-            manifest.revision(),
-            launch,
-            deadline,
-            () -> ExecuteTimeCheck.require(store, id, manifest.revision(), runtime, "run"));
-    // A cancelled run still gets its checks after the run (file reads and a revoking write would
-    // fail on an interrupted thread); the interrupt status is set again when it returns.
-    boolean interrupted = Thread.interrupted();
-    try {
-      if (called.executableMismatch()
-          || !freshness.unchangedSince(record, runtime, called.warm())) {
-        providers.retireWorkers(id);
-        ChangedDuringRun.revoke(store, id, runtime.identity().value(), "run");
-        return ProviderOutcomes.runExecuted(
-            manifest,
-            request,
-            ChangedDuringRun.outcome(),
-            providers.containment(),
-            providers.memoryLimit(spec));
-      }
-      return ProviderOutcomes.runExecuted(
-          manifest,
-          request,
-          called.outcome(),
-          providers.containment(),
-          providers.memoryLimit(spec));
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+            launch ->
+                launch
+                    .stdin(stdin)
+                    .stdoutLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
+                    .stderrLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT),
+            deadline);
+    return ProviderOutcomes.runExecuted(
+        manifest, request, outcome, providers.containment(), providers.memoryLimit(spec));
   }
 
   private static String declared(ExtensionManifest manifest) {

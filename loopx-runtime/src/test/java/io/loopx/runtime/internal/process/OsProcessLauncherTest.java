@@ -395,7 +395,27 @@ class OsProcessLauncherTest {
 
     LaunchResult result = noSetsid.launch(request(script("exit 0")).build());
 
-    assertThat(result.startFailure().orElseThrow()).contains("setsid");
+    assertThat(result.startFailure().orElseThrow())
+        .isEqualTo(
+            "`setsid` (util-linux) was not found; it gives the process its own process group");
+    assertThat(noSetsid.startLongLived(request(script("exit 0")).build()))
+        .isEqualTo(new LongLivedProcess.Start.NotStarted(result.startFailure().orElseThrow()));
+  }
+
+  @Test
+  void aWorkerIsRefusedInTheSameWordsAsACall() throws IOException {
+    Path provider = script("exit 0");
+    for (LaunchRequestBuilder request :
+        List.of(
+            request(provider, "bad\uD800"),
+            LaunchRequestBuilder.of(List.of("no-such-program-here")).environment(ENV))) {
+      LaunchResult call = launcher.launch(request.build());
+      LongLivedProcess.Start worker = launcher.startLongLived(request.build());
+
+      assertThat(call.outcome()).isEqualTo(LaunchOutcome.NOT_STARTED);
+      assertThat(worker)
+          .isEqualTo(new LongLivedProcess.Start.NotStarted(call.startFailure().orElseThrow()));
+    }
   }
 
   @Test
