@@ -199,16 +199,21 @@ final class ManifestRules {
         entrypoint == null || javaMain == null
             ? null
             : rt.attempt(() -> target(rt, entrypoint, javaMain));
-    if (rt.get("java_class_path") != null && target != null) {
+    if (rt.get("java_class_path") != null) {
+      // Checked also when the launch target failed: the class path is a problem of its own.
       LaunchTarget main = target;
-      target =
+      List<String> classPath =
           rt.attempt(
               () -> {
-                if (!(main instanceof LaunchTarget.JavaMain javaMainTarget)) {
+                if (main != null && !(main instanceof LaunchTarget.JavaMain)) {
                   throw rt.failAt(rt.pathOf("java_class_path"), "is allowed only with java_main");
                 }
-                return new LaunchTarget.JavaMain(javaMainTarget.className(), classPath(rt));
+                return classPath(rt);
               });
+      target =
+          main instanceof LaunchTarget.JavaMain javaMainTarget && classPath != null
+              ? new LaunchTarget.JavaMain(javaMainTarget.className(), classPath)
+              : null;
     }
     List<String> args = rt.attempt(() -> arguments(rt, "args"));
     List<String> doctorArgs = rt.attempt(() -> arguments(rt, "doctor_args"));
