@@ -3,9 +3,11 @@ package io.loopx.runtime.internal.manifest;
 import io.loopx.api.manifest.ManifestException;
 import io.loopx.api.manifest.ManifestProblem;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -16,15 +18,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class Problems {
   private final List<ManifestException> found = new ArrayList<>();
+  private final Set<String> messages = new HashSet<>();
 
   /** Records {@code problem}, unless the same message is recorded already. */
   void record(ManifestException problem) {
-    for (ManifestException e : found) {
-      if (String.valueOf(e.getMessage()).equals(problem.getMessage())) {
-        return;
-      }
+    if (messages.add(String.valueOf(problem.getMessage()))) {
+      found.add(problem);
     }
-    found.add(problem);
   }
 
   /** Runs {@code step}; its failure is recorded and yields {@code null}. */

@@ -219,7 +219,8 @@ final class CliSession {
       out.println(JSON.writeValueAsString(packet));
     } else {
       err.println(style.error("loopx: error [" + kind + "]: ") + SafeText.escaped(message));
-      for (ManifestProblem problem : problems.subList(Math.min(1, problems.size()), problems.size())) {
+      for (ManifestProblem problem :
+          problems.subList(Math.min(1, problems.size()), problems.size())) {
         err.println("  also: " + SafeText.escaped(problem.message()) + position(problem));
       }
       doctor.ifPresent(
