@@ -259,6 +259,7 @@ final class TomlPreScan {
       if (child == null) {
         Table created = new Table(Origin.IMPLICIT, child(table.path, keys[i]));
         table.children.put(keys[i], created);
+        mark(created.path, start);
         table.object.set(keys[i], created.object);
         table = created;
       } else if (child instanceof TableArray list) {

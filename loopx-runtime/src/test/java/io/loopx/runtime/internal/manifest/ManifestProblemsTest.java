@@ -92,6 +92,18 @@ class ManifestProblemsTest {
   }
 
   @Test
+  void aMissingKeyIsPlacedAtItsTableAlsoAnImplicitOne() {
+    ManifestException e =
+        rejection(
+            Manifests.GOLDEN.substring(0, Manifests.GOLDEN.indexOf("[runtime]"))
+                + "\n[runtime.worker]\nmax_in_flight = 0\n");
+
+    assertThat(e.problems())
+        .extracting(p -> p.key() + "@" + p.line().orElse(-1) + ":" + p.column().orElse(-1))
+        .containsExactly("runtime.protocol@6:1", "runtime@6:1", "runtime.worker.max_in_flight@7:1");
+  }
+
+  @Test
   void aSyntaxErrorIsTheOneProblem() {
     ManifestException e =
         rejection(SEVERAL.replace("timeout_seconds = 0", "timeout_seconds = = 0"));
