@@ -5,7 +5,9 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.api.internal.ApiCompatibility;
 import io.loopx.api.internal.ManifestValues;
+import java.util.List;
 import java.util.Objects;
+import java.util.OptionalInt;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -26,6 +28,10 @@ import org.jspecify.annotations.Nullable;
  * bidirectional control character they quote ({@code U+0000–U+001F}, {@code U+007F–U+009F}, {@code
  * U+2028}, {@code U+2029}, {@code U+202A–U+202E}, {@code U+2066–U+2069}) as <code>&#92;uXXXX</code>
  * (upper-case hex), so they can be shown on a terminal as they are.
+ *
+ * <p>A manifest loader reports every problem it finds at once: {@link #problems()} lists them in
+ * the documented order of the rules, and this exception (message, {@link #key()}, {@link
+ * #detail()}, {@link #kind()}) is the first of them.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public final class ManifestException extends LoopxException {
@@ -37,6 +43,8 @@ public final class ManifestException extends LoopxException {
   private final String source;
   private final String key;
   private final String detail;
+  // Not serialised: a deserialised exception reports its own problem only.
+  private final transient @Nullable List<ManifestProblem> problems;
 
   /**
    * Creates a {@link ErrorKind#MANIFEST_INVALID} exception.
@@ -61,12 +69,38 @@ public final class ManifestException extends LoopxException {
     this(ErrorKind.MANIFEST_INVALID, source, key, detail, cause);
   }
 
+  /**
+   * Creates the exception that reports several problems of one manifest: {@code first}'s kind,
+   * source, key, detail, message and cause, with {@code problems} as {@link #problems()}.
+   *
+   * @param first the exception of the first problem
+   * @param problems every problem in order; the first must have {@code first}'s key and message
+   * @throws IllegalArgumentException if {@code problems} is empty or does not start with {@code
+   *     first}'s problem
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  public ManifestException(ManifestException first, List<ManifestProblem> problems) {
+    super(first.kind(), Objects.requireNonNull(first.getMessage()), first.getCause());
+    List<ManifestProblem> copy = List.copyOf(problems);
+    if (copy.isEmpty()
+        || !copy.get(0).key().equals(first.key)
+        || !copy.get(0).message().equals(first.getMessage())) {
+      throw new IllegalArgumentException(
+          "the first problem must be the problem of the exception it extends");
+    }
+    this.source = first.source;
+    this.key = first.key;
+    this.detail = first.detail;
+    this.problems = copy;
+  }
+
   private ManifestException(
       ErrorKind kind, String source, String key, String detail, @Nullable Throwable cause) {
     super(kind, message(source, key, detail), cause);
     this.source = source;
     this.key = ManifestValues.escaped(key);
     this.detail = ManifestValues.escaped(detail);
+    this.problems = null;
   }
 
   /**
@@ -96,6 +130,21 @@ public final class ManifestException extends LoopxException {
   /** Returns what is wrong, without the source and key prefix. */
   public String detail() {
     return detail;
+  }
+
+  /**
+   * Returns every problem found, in the documented order of the rules; the first is this
+   * exception's own ({@link #key()}, message). An exception created for a single problem returns
+   * that problem alone, without a position.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  public List<ManifestProblem> problems() {
+    List<ManifestProblem> all = problems;
+    return all != null
+        ? all
+        : List.of(
+            new ManifestProblem(
+                key, OptionalInt.empty(), OptionalInt.empty(), String.valueOf(getMessage())));
   }
 
   private static String message(String source, String key, String detail) {

@@ -35,7 +35,7 @@ public final class LoadedManifest {
    *
    * @throws ManifestException if the file is missing, not a regular file, unreadable, too large, or
    *     breaks a manifest rule ({@code api_incompatible} for an unsatisfied {@code
-   *     requires_loopx_api})
+   *     requires_loopx_api}); its {@link ManifestException#problems()} lists every problem
    */
   public static LoadedManifest load(Path file) {
     ManifestLoader.Content content = ManifestLoader.read(file);
@@ -48,7 +48,8 @@ public final class LoadedManifest {
    * @param content the manifest bytes (UTF-8 TOML, at most {@link #MAX_BYTES})
    * @param sourceName the name used in messages and {@link #source()}
    * @param directory the directory against which a relative {@code entrypoint} path is resolved
-   * @throws ManifestException if the content breaks a rule
+   * @throws ManifestException if the content breaks a rule; its {@link
+   *     ManifestException#problems()} lists every problem
    */
   public static LoadedManifest parse(byte[] content, String sourceName, Path directory) {
     Objects.requireNonNull(directory, "directory");

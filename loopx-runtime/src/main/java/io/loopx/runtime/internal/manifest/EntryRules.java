@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -49,55 +50,104 @@ final class EntryRules {
 
   private EntryRules() {}
 
-  static List<PresentationSurface> surfaces(TreeReader root, Optional<RuntimeSpec> runtime) {
-    List<TreeReader> tables = root.tables("presentation_surfaces");
-    if (!tables.isEmpty() && runtime.isEmpty()) {
-      throw root.failAt("presentation_surfaces", "presentation surfaces need a [runtime]");
+  static List<PresentationSurface> surfaces(TreeReader root, boolean runtimeDeclared) {
+    List<TreeReader> tables = root.attempt(() -> root.tables("presentation_surfaces"));
+    if (tables == null) {
+      return List.of();
+    }
+    if (!tables.isEmpty() && !runtimeDeclared) {
+      root.problems()
+          .record(root.failAt("presentation_surfaces", "presentation surfaces need a [runtime]"));
+      return List.of();
     }
     List<PresentationSurface> surfaces = new ArrayList<>();
     Set<String> ids = new HashSet<>();
     for (TreeReader t : tables) {
-      t.checkKeys(SURFACE_KEYS, t.dialect().requiredKeys(SURFACE_SNAPSHOT_KEYS));
-      String id = t.requiredString("id");
-      t.checkKey("id", ManifestValues.surfaceId(id));
-      if (!ids.add(id)) {
-        throw t.failAt(t.pathOf("id"), "duplicate presentation surface id `" + id + "`");
-      }
-      KindToken kind = t.required("kind", KindToken::of);
-      String title =
-          plainText(t, "title", t.requiredString("title"), ManifestValues.MAX_SURFACE_TITLE);
-      ProtocolId viewSchema = t.required("view_schema", ProtocolId::of);
-      String validator = t.requiredString("view_validator");
-      t.checkKey("view_validator", ManifestValues.viewValidator(validator));
-      String visibilityText = t.requiredString("visibility");
-      SurfaceVisibility visibility = null;
-      for (SurfaceVisibility v : SurfaceVisibility.values()) {
-        if (v.wireName().equals(visibilityText)) {
-          visibility = v;
-        }
-      }
-      if (visibility == null) {
-        throw t.failAt(
-            t.pathOf("visibility"),
-            "must be `public-safe` or `owner-only`, got `" + shown(visibilityText) + "`");
-      }
-      Optional<String> emptyTitle =
-          t.optionalString("empty_state_title")
-              .map(s -> plainText(t, "empty_state_title", s, ManifestValues.MAX_EMPTY_STATE_TITLE));
-      Optional<String> emptyDetail =
-          t.optionalString("empty_state_detail")
-              .map(
-                  s ->
-                      plainText(t, "empty_state_detail", s, ManifestValues.MAX_EMPTY_STATE_DETAIL));
-      try {
-        surfaces.add(
-            new PresentationSurface(
-                id, kind, title, viewSchema, validator, visibility, emptyTitle, emptyDetail));
-      } catch (InvalidValueException e) {
-        throw t.fail(e);
+      PresentationSurface surface = surface(t, ids);
+      if (surface != null) {
+        surfaces.add(surface);
       }
     }
     return surfaces;
+  }
+
+  /** Reads one presentation surface; {@code null} when it has a problem (each recorded). */
+  private static @Nullable PresentationSurface surface(TreeReader t, Set<String> ids) {
+    int before = t.problemCount();
+    t.checkKeys(SURFACE_KEYS, t.dialect().requiredKeys(SURFACE_SNAPSHOT_KEYS));
+    String id =
+        t.attempt(
+            () -> {
+              String value = t.requiredString("id");
+              t.checkKey("id", ManifestValues.surfaceId(value));
+              if (!ids.add(value)) {
+                throw t.failAt(t.pathOf("id"), "duplicate presentation surface id `" + value + "`");
+              }
+              return value;
+            });
+    KindToken kind = t.attempt(() -> t.required("kind", KindToken::of));
+    String title =
+        t.attempt(
+            () ->
+                plainText(t, "title", t.requiredString("title"), ManifestValues.MAX_SURFACE_TITLE));
+    ProtocolId viewSchema = t.attempt(() -> t.required("view_schema", ProtocolId::of));
+    String validator =
+        t.attempt(
+            () -> {
+              String value = t.requiredString("view_validator");
+              t.checkKey("view_validator", ManifestValues.viewValidator(value));
+              return value;
+            });
+    SurfaceVisibility visibility = t.attempt(() -> surfaceVisibility(t));
+    Optional<String> emptyTitle =
+        t.attempt(
+            () ->
+                t.optionalString("empty_state_title")
+                    .map(
+                        s ->
+                            plainText(
+                                t, "empty_state_title", s, ManifestValues.MAX_EMPTY_STATE_TITLE)));
+    Optional<String> emptyDetail =
+        t.attempt(
+            () ->
+                t.optionalString("empty_state_detail")
+                    .map(
+                        s ->
+                            plainText(
+                                t,
+                                "empty_state_detail",
+                                s,
+                                ManifestValues.MAX_EMPTY_STATE_DETAIL)));
+    if (t.problemCount() > before
+        || id == null
+        || kind == null
+        || title == null
+        || viewSchema == null
+        || validator == null
+        || visibility == null
+        || emptyTitle == null
+        || emptyDetail == null) {
+      return null;
+    }
+    try {
+      return new PresentationSurface(
+          id, kind, title, viewSchema, validator, visibility, emptyTitle, emptyDetail);
+    } catch (InvalidValueException e) {
+      t.problems().record(t.fail(e));
+      return null;
+    }
+  }
+
+  private static SurfaceVisibility surfaceVisibility(TreeReader t) {
+    String visibilityText = t.requiredString("visibility");
+    for (SurfaceVisibility v : SurfaceVisibility.values()) {
+      if (v.wireName().equals(visibilityText)) {
+        return v;
+      }
+    }
+    throw t.failAt(
+        t.pathOf("visibility"),
+        "must be `public-safe` or `owner-only`, got `" + shown(visibilityText) + "`");
   }
 
   private static String plainText(TreeReader t, String key, String value, int max) {
@@ -106,70 +156,104 @@ final class EntryRules {
   }
 
   static List<ProvidedCapability> provides(TreeReader root) {
+    List<TreeReader> tables = root.attempt(() -> root.tables("provides"));
     List<ProvidedCapability> provides = new ArrayList<>();
     Set<CapabilityId> ids = new HashSet<>();
-    for (TreeReader t : root.tables("provides")) {
-      t.checkKeys(null, t.dialect().requiredKeys(PROVIDES_SNAPSHOT_KEYS));
-      CapabilityId id = t.required("id", CapabilityId::of);
-      if (!ids.add(id)) {
-        throw t.failAt(t.pathOf("id"), "duplicate capability id `" + id + "`");
-      }
-      KindToken kind = t.required("kind", KindToken::of);
-      String title = t.requiredString("title");
-      String status = t.requiredString("status");
-      String userValue = t.requiredString("user_value");
-      String nextRealStep = t.requiredString("next_real_step");
-      Visibility visibility = Visibility.PUBLIC;
-      Optional<String> visibilityText = t.optionalString("visibility");
-      if (visibilityText.isPresent()) {
-        visibility =
-            switch (visibilityText.get()) {
-              case "public" -> Visibility.PUBLIC;
-              case "internal" -> Visibility.INTERNAL;
-              default ->
-                  throw t.failAt(
-                      t.pathOf("visibility"),
-                      "must be `public` or `internal`, got `" + shown(visibilityText.get()) + "`");
-            };
-      }
-      Optional<String> anchor = t.optionalString("real_world_anchor");
-      Optional<String> entryCommand = t.optionalString("entry_command");
-      if (visibility == Visibility.PUBLIC && anchor.isEmpty()) {
-        throw t.failAt(t.pathOf("real_world_anchor"), "is required for a public capability");
-      }
-      if (visibility == Visibility.PUBLIC && entryCommand.isEmpty()) {
-        throw t.failAt(t.pathOf("entry_command"), "is required for a public capability");
-      }
-      Map<String, JsonNode> metadata = new LinkedHashMap<>();
-      for (Map.Entry<String, JsonNode> e : t.node().properties()) {
-        if (!ProvidedCapability.FIELD_KEYS.contains(e.getKey())) {
-          Optional<ManifestValues.Problem> problem =
-              ManifestValues.metadataEntry(
-                  t.path(), e.getKey(), e.getValue(), t.dialect()::describe, false);
-          if (problem.isPresent()) {
-            throw t.failAt(problem.get().path(), problem.get().detail());
-          }
-          metadata.put(e.getKey(), normalised(e.getValue()));
-        }
-      }
-      try {
-        provides.add(
-            new ProvidedCapability(
-                id,
-                kind,
-                title,
-                status,
-                visibility,
-                userValue,
-                nextRealStep,
-                anchor,
-                entryCommand,
-                metadata));
-      } catch (InvalidValueException e) {
-        throw t.fail(e);
+    for (TreeReader t : tables == null ? List.<TreeReader>of() : tables) {
+      ProvidedCapability capability = provided(t, ids);
+      if (capability != null) {
+        provides.add(capability);
       }
     }
     return provides;
+  }
+
+  /** Reads one provided capability; {@code null} when it has a problem (each recorded). */
+  private static @Nullable ProvidedCapability provided(TreeReader t, Set<CapabilityId> ids) {
+    int before = t.problemCount();
+    t.checkKeys(null, t.dialect().requiredKeys(PROVIDES_SNAPSHOT_KEYS));
+    CapabilityId id =
+        t.attempt(
+            () -> {
+              CapabilityId value = t.required("id", CapabilityId::of);
+              if (!ids.add(value)) {
+                throw t.failAt(t.pathOf("id"), "duplicate capability id `" + value + "`");
+              }
+              return value;
+            });
+    KindToken kind = t.attempt(() -> t.required("kind", KindToken::of));
+    String title = t.attempt(() -> t.requiredString("title"));
+    String status = t.attempt(() -> t.requiredString("status"));
+    String userValue = t.attempt(() -> t.requiredString("user_value"));
+    String nextRealStep = t.attempt(() -> t.requiredString("next_real_step"));
+    Visibility visibility = t.attempt(() -> visibility(t));
+    Optional<String> anchor = t.attempt(() -> t.optionalString("real_world_anchor"));
+    Optional<String> entryCommand = t.attempt(() -> t.optionalString("entry_command"));
+    if (visibility == Visibility.PUBLIC && anchor != null && anchor.isEmpty()) {
+      t.problems()
+          .record(t.failAt(t.pathOf("real_world_anchor"), "is required for a public capability"));
+    }
+    if (visibility == Visibility.PUBLIC && entryCommand != null && entryCommand.isEmpty()) {
+      t.problems()
+          .record(t.failAt(t.pathOf("entry_command"), "is required for a public capability"));
+    }
+    Map<String, JsonNode> metadata = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> e : t.node().properties()) {
+      if (!ProvidedCapability.FIELD_KEYS.contains(e.getKey())) {
+        Optional<ManifestValues.Problem> problem =
+            ManifestValues.metadataEntry(
+                t.path(), e.getKey(), e.getValue(), t.dialect()::describe, false);
+        if (problem.isPresent()) {
+          t.problems().record(t.failAt(problem.get().path(), problem.get().detail()));
+        } else {
+          metadata.put(e.getKey(), normalised(e.getValue()));
+        }
+      }
+    }
+    if (t.problemCount() > before
+        || id == null
+        || kind == null
+        || title == null
+        || status == null
+        || userValue == null
+        || nextRealStep == null
+        || visibility == null
+        || anchor == null
+        || entryCommand == null) {
+      return null;
+    }
+    try {
+      return new ProvidedCapability(
+          id,
+          kind,
+          title,
+          status,
+          visibility,
+          userValue,
+          nextRealStep,
+          anchor,
+          entryCommand,
+          metadata);
+    } catch (InvalidValueException e) {
+      t.problems().record(t.fail(e));
+      return null;
+    }
+  }
+
+  /** Reads the optional {@code visibility} of a provided capability; absent is public. */
+  private static Visibility visibility(TreeReader t) {
+    Optional<String> visibilityText = t.optionalString("visibility");
+    if (visibilityText.isEmpty()) {
+      return Visibility.PUBLIC;
+    }
+    return switch (visibilityText.get()) {
+      case "public" -> Visibility.PUBLIC;
+      case "internal" -> Visibility.INTERNAL;
+      default ->
+          throw t.failAt(
+              t.pathOf("visibility"),
+              "must be `public` or `internal`, got `" + shown(visibilityText.get()) + "`");
+    };
   }
 
   /** Returns a fresh copy of a valid metadata value: strings trimmed, integers at their size. */
@@ -194,26 +278,39 @@ final class EntryRules {
     return object;
   }
 
-  static List<Implementation> implementations(TreeReader root, Optional<RuntimeSpec> runtime) {
-    List<TreeReader> tables = root.tables("implements");
-    if (!tables.isEmpty() && runtime.isEmpty()) {
-      throw root.failAt("implements", "[[implements]] needs a [runtime]");
+  static List<Implementation> implementations(
+      TreeReader root, boolean runtimeDeclared, @Nullable RuntimeSpec runtime) {
+    List<TreeReader> tables = root.attempt(() -> root.tables("implements"));
+    if (tables == null) {
+      return List.of();
+    }
+    if (!tables.isEmpty() && !runtimeDeclared) {
+      root.problems().record(root.failAt("implements", "[[implements]] needs a [runtime]"));
+      return List.of();
     }
     List<Implementation> implementations = new ArrayList<>();
     Set<CapabilityId> ids = new HashSet<>();
     for (TreeReader t : tables) {
+      int before = t.problemCount();
       t.checkKeys(IMPLEMENTS_KEYS, t.dialect().requiredKeys(IMPLEMENTS_KEYS));
-      CapabilityId capability = t.required("capability_id", CapabilityId::of);
-      ProtocolId protocol = t.required("protocol", ProtocolId::of);
-      t.checkKey(
-          "protocol",
-          ManifestValues.implementsProtocol(protocol, runtime.orElseThrow().protocol()));
-      if (!ids.add(capability)) {
-        throw t.failAt(
-            t.pathOf("capability_id"),
-            "duplicate implementation of capability `" + capability + "`");
+      CapabilityId capability = t.attempt(() -> t.required("capability_id", CapabilityId::of));
+      ProtocolId protocol = t.attempt(() -> t.required("protocol", ProtocolId::of));
+      if (protocol != null && runtime != null) {
+        t.run(
+            () ->
+                t.checkKey(
+                    "protocol", ManifestValues.implementsProtocol(protocol, runtime.protocol())));
       }
-      implementations.add(new Implementation(capability, protocol));
+      if (capability != null && !ids.add(capability)) {
+        t.problems()
+            .record(
+                t.failAt(
+                    t.pathOf("capability_id"),
+                    "duplicate implementation of capability `" + capability + "`"));
+      }
+      if (t.problemCount() == before && capability != null && protocol != null) {
+        implementations.add(new Implementation(capability, protocol));
+      }
     }
     return implementations;
   }

@@ -22,9 +22,11 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Every rule of the manifest contract is applied in the documented order (schema_version, id,
  * version, requires_loopx_api, permissions, runtime, presentation_surfaces, provides, implements,
- * "declares something"); the first failure is thrown as a {@link ManifestException} naming the
- * source and the dotted key. Reading a manifest never loads or runs extension code: a {@code
- * java_main} class name is checked for its grammar only.
+ * "declares something"). Every problem of a document that parsed is collected; the first is thrown
+ * as a {@link ManifestException} naming the source and the dotted key, whose {@link
+ * ManifestException#problems()} lists them all, each with its line and column where known. A TOML
+ * syntax error stops the reading: it is the one problem. Reading a manifest never loads or runs
+ * extension code: a {@code java_main} class name is checked for its grammar only.
  *
  * <p>TOML is exactly TOML 1.0.0 (a leading byte-order mark allowed): a strict check of the grammar
  * and the table rules runs before night-config parses the document, and refuses the first problem
@@ -130,7 +132,8 @@ public final class ManifestLoader {
           "is " + content.length + " bytes, over the " + MAX_MANIFEST_BYTES + "-byte limit",
           null);
     }
-    return ManifestRules.fromToml(TomlDocument.parse(content, sourceName), sourceName);
+    return ManifestRules.fromToml(
+        TomlDocument.parse(content, sourceName), sourceName, () -> TomlDocument.positions(content));
   }
 
   /**

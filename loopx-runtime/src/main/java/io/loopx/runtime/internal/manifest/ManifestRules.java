@@ -17,16 +17,21 @@ import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one validator of the manifest contract (docs/contract/manifest.md), shared by the TOML path
  * and the snapshot path: it reads a neutral JSON tree (TOML converted by {@link TomlDocument}, or a
- * normalised snapshot) with a {@link TreeReader} and applies every rule in the documented order;
- * the first failure wins. Where the two sources differ is the {@link Dialect}'s business.
+ * normalised snapshot) with a {@link TreeReader} and applies every rule in the documented order,
+ * recording each failure and going on ({@link Problems}); the exception thrown is the first
+ * failure, reporting all. Where the two sources differ is the {@link Dialect}'s business.
  *
  * <p>Rule order: schema_version, id, version, requires_loopx_api (grammar, then compatibility),
  * permissions, runtime, presentation_surfaces, provides, implements ({@link EntryRules}), "declares
@@ -64,110 +69,214 @@ final class ManifestRules {
 
   private ManifestRules() {}
 
-  /** Validates a TOML document converted to a tree. */
-  static ExtensionManifest fromToml(ObjectNode root, String source) {
-    return read(TreeReader.root(root, source, Dialect.TOML), source);
+  /**
+   * Validates a TOML document converted to a tree; {@code positions} maps key paths to their {@code
+   * {line, column}} and is asked only when there are problems.
+   */
+  static ExtensionManifest fromToml(
+      ObjectNode root, String source, Supplier<Map<String, int[]>> positions) {
+    Problems problems = new Problems();
+    ExtensionManifest manifest =
+        read(TreeReader.root(root, source, Dialect.TOML, problems), source);
+    problems.throwIfAny(positions);
+    return Objects.requireNonNull(manifest, "manifest");
   }
 
   /** Validates a normalised snapshot, which must also normalise to itself. */
   static ExtensionManifest fromSnapshot(JsonNode snapshot, String source) {
-    ExtensionManifest manifest = read(TreeReader.root(snapshot, source, Dialect.SNAPSHOT), source);
-    return SnapshotCheck.requireNormalised(snapshot, manifest, source);
+    Problems problems = new Problems();
+    ExtensionManifest manifest =
+        read(TreeReader.root(snapshot, source, Dialect.SNAPSHOT, problems), source);
+    problems.throwIfAny(Map::of);
+    return SnapshotCheck.requireNormalised(
+        snapshot, Objects.requireNonNull(manifest, "manifest"), source);
   }
 
-  private static ExtensionManifest read(TreeReader root, String source) {
+  /**
+   * Applies every rule, recording each problem and going on; returns the manifest, or {@code null}
+   * when a problem was recorded.
+   */
+  private static @Nullable ExtensionManifest read(TreeReader root, String source) {
     Dialect dialect = root.dialect();
     root.checkKeys(dialect.closedKeys(TOP_LEVEL_KEYS), dialect.requiredKeys(TOP_LEVEL_KEYS));
-    String schema = root.requiredString("schema_version");
-    if (!schema.equals(ExtensionManifest.SCHEMA_VERSION)) {
-      throw root.failAt(
-          "schema_version",
-          "must be `" + ExtensionManifest.SCHEMA_VERSION + "`, got `" + shown(schema) + "`");
+    root.run(
+        () -> {
+          String schema = root.requiredString("schema_version");
+          if (!schema.equals(ExtensionManifest.SCHEMA_VERSION)) {
+            throw root.failAt(
+                "schema_version",
+                "must be `" + ExtensionManifest.SCHEMA_VERSION + "`, got `" + shown(schema) + "`");
+          }
+        });
+    ExtensionId id = root.attempt(() -> root.required("id", ExtensionId::of));
+    String version = root.attempt(() -> root.requiredString("version"));
+    ApiRange range = root.attempt(() -> root.required("requires_loopx_api", ApiRange::parse));
+    if (range != null) {
+      root.run(() -> dialect.requireCompatible(range, source));
     }
-    ExtensionId id = root.required("id", ExtensionId::of);
-    String version = root.requiredString("version");
-    ApiRange range = root.required("requires_loopx_api", ApiRange::parse);
-    dialect.requireCompatible(range, source);
+    int beforePermissions = root.problemCount();
     List<Permission> permissions = permissions(root, "permissions");
-    Optional<RuntimeSpec> runtime = runtime(root, permissions);
-    List<PresentationSurface> surfaces = EntryRules.surfaces(root, runtime);
+    boolean permissionsRead = root.problemCount() == beforePermissions;
+    JsonNode runtimeNode = root.get("runtime");
+    boolean runtimeDeclared = runtimeNode != null && !dialect.isAbsent(runtimeNode);
+    RuntimeSpec runtime = runtimeDeclared ? runtime(root, permissions, permissionsRead) : null;
+    List<PresentationSurface> surfaces = EntryRules.surfaces(root, runtimeDeclared);
     List<ProvidedCapability> provides = EntryRules.provides(root);
-    List<Implementation> implementations = EntryRules.implementations(root, runtime);
-    if (runtime.isEmpty() && provides.isEmpty() && implementations.isEmpty()) {
-      throw root.fail(ManifestValues.DECLARES_NOTHING);
+    List<Implementation> implementations =
+        EntryRules.implementations(root, runtimeDeclared, runtime);
+    if (!runtimeDeclared && !root.declares("provides") && !root.declares("implements")) {
+      root.problems().record(root.fail(ManifestValues.DECLARES_NOTHING));
+    }
+    if (root.problemCount() > 0
+        || id == null
+        || version == null
+        || range == null
+        || (runtimeDeclared && runtime == null)) {
+      return null;
     }
     try {
       return new ExtensionManifest(
-          id, version, range, permissions, runtime, provides, implementations, surfaces);
+          id,
+          version,
+          range,
+          permissions,
+          Optional.ofNullable(runtime),
+          provides,
+          implementations,
+          surfaces);
     } catch (InvalidValueException e) {
-      throw root.fail(e);
+      root.problems().record(root.fail(e));
+      return null;
     }
   }
 
-  /** Reads an array of distinct permissions at {@code key}; absent means none. */
+  /**
+   * Reads an array of distinct permissions at {@code key}; absent means none. Each bad element is a
+   * problem of its own; the list holds the good ones.
+   */
   private static List<Permission> permissions(TreeReader table, String key) {
-    List<String> values = table.stringArray(key);
+    List<String> values = table.attempt(() -> table.stringArray(key));
+    if (values == null) {
+      return List.of();
+    }
     List<Permission> permissions = new ArrayList<>();
     for (int i = 0; i < values.size(); i++) {
-      Permission p = table.parseElement(key, i, values.get(i), Permission::of);
+      int index = i;
+      Permission p =
+          table.attempt(() -> table.parseElement(key, index, values.get(index), Permission::of));
+      if (p == null) {
+        continue;
+      }
       if (permissions.contains(p)) {
-        throw table.failAt(table.pathOf(key, i), "duplicate permission `" + shown(p.value()) + "`");
+        table
+            .problems()
+            .record(
+                table.failAt(
+                    table.pathOf(key, i), "duplicate permission `" + shown(p.value()) + "`"));
+        continue;
       }
       permissions.add(p);
     }
     return permissions;
   }
 
-  private static Optional<RuntimeSpec> runtime(TreeReader root, List<Permission> declared) {
-    Optional<TreeReader> table = root.optionalTable("runtime");
-    if (table.isEmpty()) {
-      return Optional.empty();
+  /**
+   * Reads the declared {@code [runtime]} table; returns {@code null} when it has a problem (each
+   * recorded).
+   */
+  private static @Nullable RuntimeSpec runtime(
+      TreeReader root, List<Permission> declared, boolean declaredRead) {
+    int before = root.problemCount();
+    TreeReader rt = root.attempt(() -> root.optionalTable("runtime").orElseThrow());
+    if (rt == null) {
+      return null;
     }
-    TreeReader rt = table.get();
     rt.checkKeys(RUNTIME_KEYS, rt.dialect().requiredKeys(RUNTIME_SNAPSHOT_KEYS));
-    ProtocolId protocol = rt.required("protocol", ProtocolId::of);
-    Optional<String> entrypoint = rt.optionalLaunchString("entrypoint");
-    Optional<String> javaMain = rt.optionalString("java_main");
+    ProtocolId protocol = rt.attempt(() -> rt.required("protocol", ProtocolId::of));
+    Optional<String> entrypoint = rt.attempt(() -> rt.optionalLaunchString("entrypoint"));
+    Optional<String> javaMain = rt.attempt(() -> rt.optionalString("java_main"));
+    LaunchTarget target =
+        entrypoint == null || javaMain == null
+            ? null
+            : rt.attempt(() -> target(rt, entrypoint, javaMain));
+    if (rt.get("java_class_path") != null) {
+      // Checked also when the launch target failed: the class path is a problem of its own.
+      LaunchTarget main = target;
+      List<String> classPath =
+          rt.attempt(
+              () -> {
+                if (main != null && !(main instanceof LaunchTarget.JavaMain)) {
+                  throw rt.failAt(rt.pathOf("java_class_path"), "is allowed only with java_main");
+                }
+                return classPath(rt);
+              });
+      target =
+          main instanceof LaunchTarget.JavaMain javaMainTarget && classPath != null
+              ? new LaunchTarget.JavaMain(javaMainTarget.className(), classPath)
+              : null;
+    }
+    List<String> args = rt.attempt(() -> arguments(rt, "args"));
+    List<String> doctorArgs = rt.attempt(() -> arguments(rt, "doctor_args"));
+    int beforeRequired = rt.problemCount();
+    List<Permission> required = permissions(rt, "required_permissions");
+    if (declaredRead && rt.problemCount() == beforeRequired) {
+      rt.run(
+          () ->
+              rt.checkKey(
+                  "required_permissions",
+                  ManifestValues.undeclaredPermissions(required, declared)));
+    }
+    Integer timeout =
+        rt.attempt(
+            () ->
+                boundedInt(
+                    rt,
+                    "timeout_seconds",
+                    RuntimeSpec.MAX_TIMEOUT_SECONDS,
+                    RuntimeSpec.DEFAULT_TIMEOUT_SECONDS));
+    OptionalInt memory =
+        rt.attempt(
+            () ->
+                rt.get("memory_mb") == null
+                    ? OptionalInt.empty()
+                    : OptionalInt.of(
+                        boundedInt(
+                            rt,
+                            "memory_mb",
+                            RuntimeSpec.MIN_MEMORY_MB,
+                            RuntimeSpec.MAX_MEMORY_MB,
+                            0)));
+    Optional<WorkerSpec> worker = worker(rt);
+    if (rt.problemCount() > before
+        || protocol == null
+        || target == null
+        || args == null
+        || doctorArgs == null
+        || timeout == null
+        || memory == null
+        || worker == null) {
+      return null;
+    }
+    try {
+      return new RuntimeSpec(protocol, target, args, doctorArgs, required, timeout, worker, memory);
+    } catch (InvalidValueException e) {
+      rt.problems().record(rt.fail(e));
+      return null;
+    }
+  }
+
+  /** Reads the launch target: exactly one of {@code entrypoint} and {@code java_main}. */
+  private static LaunchTarget target(
+      TreeReader rt, Optional<String> entrypoint, Optional<String> javaMain) {
     if (entrypoint.isPresent() && javaMain.isPresent()) {
       throw rt.fail("declares both entrypoint and java_main; exactly one is allowed");
     }
-    LaunchTarget target;
     if (entrypoint.isPresent()) {
-      target = rt.parseKey("entrypoint", entrypoint.get(), LaunchTarget.Executable::new);
+      return rt.parseKey("entrypoint", entrypoint.get(), LaunchTarget.Executable::new);
     } else if (javaMain.isPresent()) {
-      target = rt.parseKey("java_main", javaMain.get(), LaunchTarget.JavaMain::new);
-    } else {
-      throw rt.fail("needs exactly one of entrypoint or java_main");
+      return rt.parseKey("java_main", javaMain.get(), LaunchTarget.JavaMain::new);
     }
-    if (rt.get("java_class_path") != null) {
-      if (!(target instanceof LaunchTarget.JavaMain main)) {
-        throw rt.failAt(rt.pathOf("java_class_path"), "is allowed only with java_main");
-      }
-      target = new LaunchTarget.JavaMain(main.className(), classPath(rt));
-    }
-    List<String> args = arguments(rt, "args");
-    List<String> doctorArgs = arguments(rt, "doctor_args");
-    List<Permission> required = permissions(rt, "required_permissions");
-    rt.checkKey("required_permissions", ManifestValues.undeclaredPermissions(required, declared));
-    int timeout =
-        boundedInt(
-            rt,
-            "timeout_seconds",
-            RuntimeSpec.MAX_TIMEOUT_SECONDS,
-            RuntimeSpec.DEFAULT_TIMEOUT_SECONDS);
-    OptionalInt memory =
-        rt.get("memory_mb") == null
-            ? OptionalInt.empty()
-            : OptionalInt.of(
-                boundedInt(
-                    rt, "memory_mb", RuntimeSpec.MIN_MEMORY_MB, RuntimeSpec.MAX_MEMORY_MB, 0));
-    Optional<WorkerSpec> worker = worker(rt);
-    try {
-      return Optional.of(
-          new RuntimeSpec(protocol, target, args, doctorArgs, required, timeout, worker, memory));
-    } catch (InvalidValueException e) {
-      throw rt.fail(e);
-    }
+    throw rt.fail("needs exactly one of entrypoint or java_main");
   }
 
   /**
@@ -205,31 +314,71 @@ final class ManifestRules {
    * {@value WorkerSpec#MAX_ARGS}), {@code max_in_flight}, {@code max_processes}, {@code
    * idle_seconds}, {@code max_requests}; absent keys take their defaults.
    */
-  private static Optional<WorkerSpec> worker(TreeReader rt) {
-    Optional<TreeReader> table = rt.optionalTable("worker");
-    if (table.isEmpty()) {
-      return Optional.empty();
+  private static @Nullable Optional<WorkerSpec> worker(TreeReader rt) {
+    int before = rt.problemCount();
+    Optional<TreeReader> table = rt.attempt(() -> rt.optionalTable("worker"));
+    if (table == null || table.isEmpty()) {
+      return table == null ? null : Optional.empty();
     }
     TreeReader w = table.get();
     w.checkKeys(WORKER_KEYS, w.dialect().requiredKeys(WORKER_KEYS));
-    List<String> args = w.get("args") == null ? WorkerSpec.DEFAULT_ARGS : arguments(w, "args");
-    if (args.size() > WorkerSpec.MAX_ARGS) {
-      throw w.failAt(
-          w.pathOf("args"),
-          "must hold at most " + WorkerSpec.MAX_ARGS + " arguments, got " + args.size());
+    List<String> args =
+        w.attempt(
+            () -> {
+              List<String> values =
+                  w.get("args") == null ? WorkerSpec.DEFAULT_ARGS : arguments(w, "args");
+              if (values.size() > WorkerSpec.MAX_ARGS) {
+                throw w.failAt(
+                    w.pathOf("args"),
+                    "must hold at most "
+                        + WorkerSpec.MAX_ARGS
+                        + " arguments, got "
+                        + values.size());
+              }
+              return values;
+            });
+    Integer inFlight =
+        w.attempt(
+            () ->
+                boundedInt(
+                    w,
+                    "max_in_flight",
+                    WorkerSpec.MAX_IN_FLIGHT,
+                    WorkerSpec.DEFAULT_MAX_IN_FLIGHT));
+    Integer processes =
+        w.attempt(
+            () ->
+                boundedInt(
+                    w,
+                    "max_processes",
+                    WorkerSpec.MAX_PROCESSES,
+                    WorkerSpec.DEFAULT_MAX_PROCESSES));
+    Integer idle =
+        w.attempt(
+            () ->
+                boundedInt(
+                    w,
+                    "idle_seconds",
+                    WorkerSpec.MAX_IDLE_SECONDS,
+                    WorkerSpec.DEFAULT_IDLE_SECONDS));
+    Integer requests =
+        w.attempt(
+            () ->
+                boundedInt(
+                    w, "max_requests", WorkerSpec.MAX_REQUESTS, WorkerSpec.DEFAULT_MAX_REQUESTS));
+    if (w.problemCount() > before
+        || args == null
+        || inFlight == null
+        || processes == null
+        || idle == null
+        || requests == null) {
+      return null;
     }
-    int inFlight =
-        boundedInt(w, "max_in_flight", WorkerSpec.MAX_IN_FLIGHT, WorkerSpec.DEFAULT_MAX_IN_FLIGHT);
-    int processes =
-        boundedInt(w, "max_processes", WorkerSpec.MAX_PROCESSES, WorkerSpec.DEFAULT_MAX_PROCESSES);
-    int idle =
-        boundedInt(w, "idle_seconds", WorkerSpec.MAX_IDLE_SECONDS, WorkerSpec.DEFAULT_IDLE_SECONDS);
-    int requests =
-        boundedInt(w, "max_requests", WorkerSpec.MAX_REQUESTS, WorkerSpec.DEFAULT_MAX_REQUESTS);
     try {
       return Optional.of(new WorkerSpec(args, inFlight, processes, idle, requests));
     } catch (InvalidValueException e) {
-      throw w.fail(e);
+      w.problems().record(w.fail(e));
+      return null;
     }
   }
 

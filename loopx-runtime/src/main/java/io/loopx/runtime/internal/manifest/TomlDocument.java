@@ -7,9 +7,14 @@ import com.electronwill.nightconfig.toml.TomlFormat;
 import com.electronwill.nightconfig.toml.TomlParser;
 import io.loopx.api.internal.StrictUtf8;
 import io.loopx.api.manifest.ManifestException;
+import io.loopx.api.manifest.ManifestProblem;
 import java.time.temporal.Temporal;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -27,6 +32,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class TomlDocument {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final Pattern POSITION = Pattern.compile("line (\\d{1,9}), column (\\d{1,9}): ");
 
   private TomlDocument() {}
 
@@ -38,7 +44,7 @@ final class TomlDocument {
     }
     TomlPreScan.Outcome scan = TomlPreScan.scan(text);
     if (scan.problem().isPresent()) {
-      throw fileProblem(source, "is not valid TOML: " + scan.problem().get(), null);
+      throw syntaxProblem(source, scan.problem().get());
     }
     if (scan.tree().isPresent()) {
       return scan.tree().get(); // the simple subset: the scan built the parser's tree
@@ -61,6 +67,38 @@ final class TomlDocument {
       throw fileProblem(source, "is not valid TOML: " + e.getMessage(), e);
     }
     return toObject(config, source);
+  }
+
+  /**
+   * Returns the key paths of {@code content} (a document that parsed) with their {@code {line,
+   * column}}: where each key, table header or inline table element is written.
+   */
+  static Map<String, int[]> positions(byte[] content) {
+    String text = StrictUtf8.decode(content, offset -> new IllegalStateException("not UTF-8"));
+    if (text.startsWith("\uFEFF")) {
+      text = text.substring(1);
+    }
+    return TomlPreScan.positions(text);
+  }
+
+  /**
+   * The TOML syntax problem {@code problem} ({@code line L, column C: detail}): one problem, at
+   * that line and column, since nothing after it can be trusted.
+   */
+  private static ManifestException syntaxProblem(String source, String problem) {
+    ManifestException e = fileProblem(source, "is not valid TOML: " + problem, null);
+    Matcher m = POSITION.matcher(problem);
+    if (!m.lookingAt()) {
+      return e;
+    }
+    return new ManifestException(
+        e,
+        List.of(
+            new ManifestProblem(
+                e.key(),
+                OptionalInt.of(Integer.parseInt(m.group(1))),
+                OptionalInt.of(Integer.parseInt(m.group(2))),
+                String.valueOf(e.getMessage()))));
   }
 
   private static String decodeUtf8(byte[] content, String source) {

@@ -66,27 +66,31 @@ final class TomlPreScan {
 
   private static final class Table implements Node {
     private Origin origin;
+    // The key path of the table, as the manifest rules name it (e.g. runtime, provides[0]).
+    private final String path;
     private final Map<String, Node> children = new HashMap<>();
     // The table's values in declaration order, as the parser's tree would hold them.
     private final ObjectNode object = NODES.objectNode();
 
-    Table(Origin origin) {
+    Table(Origin origin, String path) {
       this.origin = origin;
+      this.path = path;
     }
   }
 
   private static final class TableArray implements Node {
     private final ArrayNode array = NODES.arrayNode();
+    private final String path;
     private Table last;
 
-    TableArray() {
-      append();
+    TableArray(String path) {
+      this.path = path;
+      this.last = append();
     }
 
     /** Starts the next element. */
-    @SuppressWarnings("UnusedReturnValue")
     Table append() {
-      last = new Table(Origin.HEADER);
+      last = new Table(Origin.HEADER, path + "[" + array.size() + "]");
       array.add(last.object);
       return last;
     }
@@ -131,7 +135,11 @@ final class TomlPreScan {
   private final int n;
   private int pos;
   private int depth;
-  private final Table root = new Table(Origin.HEADER);
+  private final Table root = new Table(Origin.HEADER, "");
+  // When asked for positions: the offset where each key path is written; else null.
+  private @Nullable Map<String, Integer> offsets;
+  // The key path of the value that value() reads next (kept only with offsets).
+  private String valuePath = "";
   private Table current = root;
   // Whether the document is still in the simple subset, whose tree the scan builds.
   private boolean building = true;
@@ -160,6 +168,38 @@ final class TomlPreScan {
         Optional.empty(),
         scan.normalized(),
         scan.building ? Optional.of(scan.root.object) : Optional.empty());
+  }
+
+  /**
+   * Returns the key paths of a valid {@code text} with their {@code {line, column}} (1-based,
+   * columns in code points): where each key, table header, inline table or array element is
+   * written. Empty if {@code text} has a problem.
+   */
+  static Map<String, int[]> positions(String text) {
+    TomlPreScan scan = new TomlPreScan(text);
+    Map<String, Integer> offsets = new HashMap<>();
+    scan.offsets = offsets;
+    try {
+      scan.document();
+    } catch (Problem p) {
+      return Map.of();
+    }
+    Map<String, int[]> positions = new HashMap<>();
+    for (Map.Entry<String, Integer> e : offsets.entrySet()) {
+      positions.put(e.getKey(), scan.lineAndColumn(e.getValue()));
+    }
+    return positions;
+  }
+
+  /** Records that the key path {@code path} is written at {@code offset}, if asked for. */
+  private void mark(String path, int offset) {
+    if (offsets != null) {
+      offsets.putIfAbsent(path, offset);
+    }
+  }
+
+  private static String child(String path, String key) {
+    return path.isEmpty() ? key : path + "." + key;
   }
 
   private String normalized() {
@@ -217,8 +257,9 @@ final class TomlPreScan {
     for (int i = 0; i < keys.length - 1; i++) {
       Node child = table.children.get(keys[i]);
       if (child == null) {
-        Table created = new Table(Origin.IMPLICIT);
+        Table created = new Table(Origin.IMPLICIT, child(table.path, keys[i]));
         table.children.put(keys[i], created);
+        mark(created.path, start);
         table.object.set(keys[i], created.object);
         table = created;
       } else if (child instanceof TableArray list) {
@@ -233,7 +274,7 @@ final class TomlPreScan {
     Node child = table.children.get(last);
     if (array) {
       if (child == null) {
-        TableArray list = new TableArray();
+        TableArray list = new TableArray(child(table.path, last));
         table.children.put(last, list);
         table.object.set(last, list.array);
         current = list.last;
@@ -249,7 +290,7 @@ final class TomlPreScan {
                 + " of that name");
       }
     } else if (child == null) {
-      Table created = new Table(Origin.HEADER);
+      Table created = new Table(Origin.HEADER, child(table.path, last));
       table.children.put(last, created);
       table.object.set(last, created.object);
       current = created;
@@ -261,6 +302,7 @@ final class TomlPreScan {
           start,
           "table [" + name(keys, keys.length) + "] is defined twice (already " + what(child) + ")");
     }
+    mark(current.path, start);
   }
 
   private void keyval(Table target) {
@@ -276,8 +318,9 @@ final class TomlPreScan {
     for (int i = 0; i < keys.length - 1; i++) {
       Node child = table.children.get(keys[i]);
       if (child == null) {
-        Table created = new Table(Origin.DOTTED);
+        Table created = new Table(Origin.DOTTED, child(table.path, keys[i]));
         table.children.put(keys[i], created);
+        mark(created.path, start);
         table.object.set(keys[i], created.object);
         table = created;
       } else if (child instanceof Table t
@@ -298,6 +341,10 @@ final class TomlPreScan {
     String last = keys[keys.length - 1];
     if (table.children.containsKey(last)) {
       throw problem(start, "key " + name(keys, keys.length) + " is defined twice");
+    }
+    if (offsets != null) {
+      valuePath = child(table.path, last);
+      mark(valuePath, start);
     }
     Node value = value();
     table.children.put(last, value);
@@ -469,7 +516,13 @@ final class TomlPreScan {
       depth--;
       return;
     }
+    String arrayPath = valuePath;
+    int index = 0;
     while (true) {
+      if (offsets != null) {
+        valuePath = arrayPath + "[" + index++ + "]";
+        mark(valuePath, pos);
+      }
       Node element = value();
       if (building && array != null) {
         array.add(valueNode(element));
@@ -498,7 +551,7 @@ final class TomlPreScan {
   private Table inlineTable() {
     enter(pos);
     pos++;
-    Table table = new Table(Origin.DOTTED);
+    Table table = new Table(Origin.DOTTED, valuePath);
     skipWs();
     if (peek() == '}') {
       pos++;
@@ -1004,7 +1057,7 @@ final class TomlPreScan {
     return String.format("U+%04X", c);
   }
 
-  private Problem problem(int at, String detail) {
+  private int[] lineAndColumn(int at) {
     int line = 1;
     int lineStart = 0;
     int end = Math.min(at, n);
@@ -1014,7 +1067,11 @@ final class TomlPreScan {
         lineStart = i + 1;
       }
     }
-    int column = text.codePointCount(lineStart, end) + 1;
-    return new Problem("line " + line + ", column " + column + ": " + detail);
+    return new int[] {line, text.codePointCount(lineStart, end) + 1};
+  }
+
+  private Problem problem(int at, String detail) {
+    int[] position = lineAndColumn(at);
+    return new Problem("line " + position[0] + ", column " + position[1] + ": " + detail);
   }
 }

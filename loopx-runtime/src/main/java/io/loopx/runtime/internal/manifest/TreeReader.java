@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -22,17 +23,28 @@ final class TreeReader {
   private final String path;
   private final String source;
   private final Dialect dialect;
+  private final Problems problems;
 
-  private TreeReader(JsonNode node, String path, String source, Dialect dialect) {
+  private TreeReader(
+      JsonNode node, String path, String source, Dialect dialect, Problems problems) {
     this.node = node;
     this.path = path;
     this.source = source;
     this.dialect = dialect;
+    this.problems = problems;
   }
 
-  /** Returns the reader of a whole manifest tree, which must be a table. */
-  static TreeReader root(JsonNode root, String source, Dialect dialect) {
-    return new TreeReader(root, "", source, dialect).asTable();
+  /**
+   * Returns the reader of a whole manifest tree, which must be a table; its problems (and those of
+   * every reader made from it) are collected in {@code problems}.
+   */
+  static TreeReader root(JsonNode root, String source, Dialect dialect, Problems problems) {
+    return new TreeReader(root, "", source, dialect, problems).asTable();
+  }
+
+  /** Returns the problems of the tree this reader belongs to. */
+  Problems problems() {
+    return problems;
   }
 
   /** Returns this table's key path: {@code ""} for the root. */
@@ -60,23 +72,34 @@ final class TreeReader {
     return index(pathOf(key), i);
   }
 
+  /**
+   * Returns whether this table declares entries at {@code key}: a value other than an empty array.
+   */
+  boolean declares(String key) {
+    JsonNode value = node.get(key);
+    return value != null && !(value.isArray() && value.isEmpty());
+  }
+
   /** Returns the value at {@code key}, or {@code null} when absent. */
   @Nullable JsonNode get(String key) {
     return node.get(key);
   }
 
-  /** Fails on unknown keys (when {@code allowed} is given), then on missing {@code required}. */
+  /**
+   * Records every unknown key (when {@code allowed} is given), then every missing {@code required}
+   * key, as problems.
+   */
   void checkKeys(@Nullable List<String> allowed, List<String> required) {
     if (allowed != null) {
       for (String key : node.propertyNames()) {
         if (!allowed.contains(key)) {
-          throw failAt(pathOf(key), "unknown key");
+          problems.record(failAt(pathOf(key), "unknown key"));
         }
       }
     }
     for (String key : required) {
       if (!node.has(key)) {
-        throw failAt(pathOf(key), "is required");
+        problems.record(failAt(pathOf(key), "is required"));
       }
     }
   }
@@ -89,10 +112,13 @@ final class TreeReader {
     if (value == null || dialect.isAbsent(value)) {
       return Optional.empty();
     }
-    return Optional.of(new TreeReader(value, pathOf(key), source, dialect).asTable());
+    return Optional.of(new TreeReader(value, pathOf(key), source, dialect, problems).asTable());
   }
 
-  /** Reads an optional array of tables; absent means empty. */
+  /**
+   * Reads an optional array of tables; absent means empty. An element that is not a table is
+   * recorded as a problem and left out.
+   */
   List<TreeReader> tables(String key) {
     JsonNode value = node.get(key);
     if (value == null) {
@@ -105,7 +131,10 @@ final class TreeReader {
     }
     List<TreeReader> tables = new ArrayList<>();
     for (int i = 0; i < value.size(); i++) {
-      tables.add(new TreeReader(value.get(i), pathOf(key, i), source, dialect).asTable());
+      TreeReader element = new TreeReader(value.get(i), pathOf(key, i), source, dialect, problems);
+      if (problems.run(element::asTable)) {
+        tables.add(element);
+      }
     }
     return tables;
   }
@@ -297,6 +326,21 @@ final class TreeReader {
   private ManifestException failAt(String at, String detail, @Nullable Throwable cause) {
     return new ManifestException(
         source, at.isEmpty() ? ManifestException.FILE_KEY : at, detail, cause);
+  }
+
+  /** Runs {@code step}; its failure is recorded and yields {@code null}. */
+  <T> @Nullable T attempt(Supplier<T> step) {
+    return problems.attempt(step);
+  }
+
+  /** Runs {@code step}; returns whether it passed (its failure is recorded). */
+  boolean run(Runnable step) {
+    return problems.run(step);
+  }
+
+  /** Returns how many problems the tree has so far. */
+  int problemCount() {
+    return problems.count();
   }
 
   private TreeReader asTable() {

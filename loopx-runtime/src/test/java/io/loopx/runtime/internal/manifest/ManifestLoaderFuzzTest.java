@@ -6,8 +6,10 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.loopx.api.LoopxException;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.ManifestException;
+import io.loopx.api.manifest.ManifestProblem;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.file.Path;
+import java.util.List;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,6 +32,7 @@ class ManifestLoaderFuzzTest {
     } catch (ManifestException e) {
       assertThat(e.source()).isEqualTo("fuzz.toml");
       assertThat(e.getMessage()).startsWith("fuzz.toml: " + e.key() + ": ");
+      assertEveryProblemIsReported(e, "fuzz.toml");
       return;
     }
     ExtensionManifest m = loaded.manifest();
@@ -69,6 +72,26 @@ class ManifestLoaderFuzzTest {
       assertThat(m.toNormalizedJson().toString()).isNotEmpty();
     } catch (LoopxException e) {
       assertThat(e).isInstanceOf(ManifestException.class);
+      assertEveryProblemIsReported((ManifestException) e, "fuzz.json");
+    }
+  }
+
+  /**
+   * The exception is its first problem; every problem names the source and its key, with a position
+   * (line and column together) or none; a TOML syntax error is the one problem.
+   */
+  private static void assertEveryProblemIsReported(ManifestException e, String source) {
+    List<ManifestProblem> problems = e.problems();
+    assertThat(problems).isNotEmpty();
+    assertThat(problems.get(0).message()).isEqualTo(e.getMessage());
+    assertThat(problems.get(0).key()).isEqualTo(e.key());
+    for (ManifestProblem p : problems) {
+      assertThat(p.message()).startsWith(source + ": " + p.key() + ": ");
+      assertThat(p.line().isPresent()).isEqualTo(p.column().isPresent());
+    }
+    if (e.detail().startsWith("is not valid TOML: line ")) {
+      assertThat(problems).hasSize(1);
+      assertThat(problems.get(0).line()).isPresent();
     }
   }
 }

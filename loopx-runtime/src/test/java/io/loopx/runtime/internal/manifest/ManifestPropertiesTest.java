@@ -653,6 +653,64 @@ class ManifestPropertiesTest {
     assertThat(rejected).isEqualTo(tried[0]);
   }
 
+  /**
+   * Every problem at once: a generated manifest with up to four independent corrupted keys (no key
+   * inside another, at most one element per array) reports at least one problem per corrupted key,
+   * each named, and the exception is the first problem.
+   */
+  @Test
+  void independentCorruptionsAreAllReported() {
+    qt().withExamples(EXAMPLES)
+        .forAll(specs(), longs().all(), integers().between(1, 4))
+        .checkAssert(
+            (spec, seed, k) -> {
+              Map<String, Object> doc = spec.toDoc();
+              Random random = new Random(seed);
+              List<String> paths = new ArrayList<>(corruptiblePaths(doc));
+              java.util.Collections.shuffle(paths, random);
+              List<String> chosen = new ArrayList<>();
+              for (String path : paths) {
+                if (chosen.size() < k && chosen.stream().allMatch(c -> independent(c, path))) {
+                  chosen.add(path);
+                }
+              }
+              Map<String, Object> corrupted = doc;
+              for (String path : chosen) {
+                corrupted = TomlRenderer.replace(corrupted, path, corruptionFor(path, random));
+              }
+              String toml = TomlRenderer.render(corrupted, random);
+
+              Throwable thrown = catchThrowable(() -> parse(toml));
+
+              assertThat(thrown)
+                  .as("%s in%n%s", chosen, toml)
+                  .isInstanceOf(ManifestException.class);
+              ManifestException e = (ManifestException) thrown;
+              assertThat(e.problems()).as(toml).hasSizeGreaterThanOrEqualTo(chosen.size());
+              assertThat(e.problems().get(0).message()).isEqualTo(e.getMessage());
+              assertThat(e.problems().get(0).key()).isEqualTo(e.key());
+              assertThat(e.problems())
+                  .as(toml)
+                  .extracting(io.loopx.api.manifest.ManifestProblem::key)
+                  .containsAll(chosen);
+              assertThat(e.problems())
+                  .as("every problem of a key has a line: %s", e.problems())
+                  .allMatch(
+                      p -> p.key().equals(ManifestException.FILE_KEY) || p.line().isPresent());
+            });
+  }
+
+  /** Whether corrupting {@code a} and {@code b} are independent faults. */
+  private static boolean independent(String a, String b) {
+    return !isWithin(a, b)
+        && !isWithin(b, a)
+        && !a.replaceAll("\\[\\d+]$", "").equals(b.replaceAll("\\[\\d+]$", ""));
+  }
+
+  private static boolean isWithin(String outer, String inner) {
+    return inner.equals(outer) || inner.startsWith(outer + ".") || inner.startsWith(outer + "[");
+  }
+
   @Test
   void normalisedSnapshotsRoundTrip() {
     qt().withExamples(EXAMPLES)

@@ -2,6 +2,8 @@ package io.loopx.samples.cli;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
+import io.loopx.api.manifest.ManifestException;
+import io.loopx.api.manifest.ManifestProblem;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.ProviderEnvironment;
 import io.loopx.runtime.events.DoctorProgress;
@@ -19,6 +21,7 @@ import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -206,12 +209,21 @@ final class CliSession {
         failure instanceof DoctorNotReadyException notReady
             ? Optional.of(notReady.doctor().toJson())
             : Optional.empty();
+    List<ManifestProblem> problems =
+        failure instanceof ManifestException manifest ? manifest.problems() : List.of();
     if (format == Format.JSON) {
       ObjectNode packet = errorPacket(kind, message);
       doctor.ifPresent(d -> packet.set("doctor", d));
+      if (problems.size() > 1) {
+        packet.set("problems", problemsJson(problems));
+      }
       out.println(JSON.writeValueAsString(packet));
     } else {
       err.println(style.error("loopx: error [" + kind + "]: ") + SafeText.escaped(message));
+      for (ManifestProblem problem :
+          problems.subList(Math.min(1, problems.size()), problems.size())) {
+        err.println("  also: " + SafeText.escaped(problem.message()) + position(problem));
+      }
       doctor.ifPresent(
           d -> {
             d.remove(List.of("ok", "schema_version", "extension_id"));
@@ -233,6 +245,33 @@ final class CliSession {
     o.put("kind", kind);
     o.put("error", message);
     return o;
+  }
+
+  /**
+   * Returns every problem of a manifest as the error packet's {@code problems}: {@code key}, {@code
+   * line} and {@code column} when known, {@code error}.
+   */
+  private static ArrayNode problemsJson(List<ManifestProblem> problems) {
+    ArrayNode array = JsonNodeFactory.instance.arrayNode();
+    for (ManifestProblem problem : problems) {
+      ObjectNode o = array.addObject();
+      o.put("key", problem.key());
+      problem.line().ifPresent(line -> o.put("line", line));
+      problem.column().ifPresent(column -> o.put("column", column));
+      o.put("error", problem.message());
+    }
+    return array;
+  }
+
+  /** Returns {@code " (line L, column C)"} for a problem whose position is known, else "". */
+  private static String position(ManifestProblem problem) {
+    if (problem.line().isEmpty()) {
+      return "";
+    }
+    return " (line "
+        + problem.line().getAsInt()
+        + (problem.column().isPresent() ? ", column " + problem.column().getAsInt() : "")
+        + ")";
   }
 
   private static String kindOf(Throwable failure) {

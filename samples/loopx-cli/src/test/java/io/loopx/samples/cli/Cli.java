@@ -118,7 +118,9 @@ final class Cli {
   static void assertErrorPacket(ObjectNode packet, String kind) {
     assertThat(DocumentedKeys.of(packet))
         .containsExactlyElementsOf(
-            kind.equals("doctor_not_ready") ? Keys.DOCTOR_NOT_READY_ERROR : Keys.ERROR);
+            kind.equals("doctor_not_ready")
+                ? Keys.DOCTOR_NOT_READY_ERROR
+                : packet.has("problems") ? Keys.MANIFEST_PROBLEMS_ERROR : Keys.ERROR);
     assertThat(packet.get("ok").booleanValue()).isFalse();
     assertThat(packet.get("schema_version").stringValue()).isEqualTo("loopx_extension_error_v0");
     assertThat(packet.get("status").stringValue()).isEqualTo("invalid_request");

@@ -180,6 +180,49 @@ class ExtensionCommandsTest {
   }
 
   @Test
+  void everyManifestProblemIsPrintedAfterTheFirst() throws IOException {
+    Path bad = tmp.resolve("several.toml");
+    Files.writeString(
+        bad,
+        Files.readString(Path.of(manifest1))
+            .replaceFirst("(?m)^id = .*$", "id = \"Bad Id\"")
+            .replace("timeout_seconds = 10", "timeout_seconds = 0"));
+
+    Cli.Result text = cli.run("extension", "install", "--manifest", bad.toString());
+    ObjectNode json =
+        cli.error("manifest_invalid", "extension", "install", "--manifest", bad.toString());
+
+    assertThat(text.exitCode()).isEqualTo(2);
+    List<String> lines = text.stderr().lines().toList();
+    assertThat(lines.get(0))
+        .isEqualTo("loopx: error [manifest_invalid]: " + json.get("error").stringValue());
+    assertThat(lines.get(0)).contains(": id: invalid extension id");
+    assertThat(lines.get(1))
+        .startsWith("  also: " + bad + ": runtime.timeout_seconds: must be an integer 1..")
+        .endsWith(", column 1)");
+    assertThat(lines).hasSize(2);
+    assertThat(json.get("problems")).hasSize(2);
+    assertThat(json.get("problems").get(0).get("error")).isEqualTo(json.get("error"));
+    assertThat(json.get("problems").get(0).get("key").stringValue()).isEqualTo("id");
+    assertThat(json.get("problems").get(1).get("key").stringValue())
+        .isEqualTo("runtime.timeout_seconds");
+    assertThat(json.get("problems").get(1).get("line").intValue()).isPositive();
+    assertThat(json.get("problems").get(1).get("column").intValue()).isEqualTo(1);
+  }
+
+  @Test
+  void aSingleManifestProblemKeepsTheErrorPacketAsItWas() {
+    ObjectNode e =
+        cli.error(
+            "manifest_invalid",
+            "extension",
+            "install",
+            "--manifest",
+            tmp.resolve("nope/extension.toml").toString());
+    assertThat(e.has("problems")).isFalse();
+  }
+
+  @Test
   void anIncompatibleApiRangeIsApiIncompatible() throws IOException {
     Path m = tmp.resolve("future.toml");
     Files.writeString(m, Files.readString(Path.of(manifest1)).replace(">=1,<2", ">=2,<3"));

@@ -13,6 +13,10 @@ final class Keys {
 
   static final List<String> ERROR = List.of("ok", "schema_version", "status", "kind", "error");
 
+  /** The error packet of a manifest with more than one problem: the keys above and its problems. */
+  static final List<String> MANIFEST_PROBLEMS_ERROR =
+      List.of("ok", "schema_version", "status", "kind", "error", "problems");
+
   /** The error packet of {@code doctor_not_ready}: the keys above and the doctor packet. */
   static final List<String> DOCTOR_NOT_READY_ERROR =
       List.of("ok", "schema_version", "status", "kind", "error", "doctor");
