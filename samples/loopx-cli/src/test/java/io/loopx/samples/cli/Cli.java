@@ -134,11 +134,10 @@ final class Cli {
    * stderr) while a file {@code bin/fail} exists.
    */
   static Path writeProvider(Path dir, String id, String version) throws IOException {
-    Path bin = dir.resolve("bin");
-    Files.createDirectories(bin);
-    Path script = bin.resolve("provider");
-    Files.writeString(
-        script,
+    return writePackage(
+        dir,
+        id,
+        version,
         """
         #!/bin/sh
         if [ "$1" = "--doctor" ]; then
@@ -147,7 +146,19 @@ final class Cli {
         fi
         cat
         """);
-    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  /**
+   * Writes a standalone extension package {@code dir}: {@code extension.toml} (id {@code id},
+   * {@code version}, protocol {@code demo_ext_v0}, doctor args {@code --doctor}, a 10 s timeout)
+   * and the executable {@code bin/provider} with the text {@code script}; returns the manifest.
+   */
+  static Path writePackage(Path dir, String id, String version, String script) throws IOException {
+    Path bin = dir.resolve("bin");
+    Files.createDirectories(bin);
+    Path provider = bin.resolve("provider");
+    Files.writeString(provider, script);
+    Files.setPosixFilePermissions(provider, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path manifest = dir.resolve("extension.toml");
     Files.writeString(
         manifest,

@@ -42,10 +42,10 @@ class ProviderEnvironmentIT {
 
   /** An extension {@code envdump} whose provider writes {@code env} to {@code <dir>/env.txt}. */
   private static Path envDump(Path dir) throws IOException {
-    Files.createDirectories(dir.resolve("bin"));
-    Path script = dir.resolve("bin/provider");
-    Files.writeString(
-        script,
+    return Cli.writePackage(
+        dir,
+        "envdump",
+        "1.0.0",
         """
         #!/bin/sh
         [ "$1" = "--doctor" ] && exit 0
@@ -53,22 +53,6 @@ class ProviderEnvironmentIT {
         env > "$(dirname "$0")/../env.txt"
         echo '{"ok":true}'
         """);
-    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Path manifest = dir.resolve("extension.toml");
-    Files.writeString(
-        manifest,
-        """
-        schema_version = "loopx_extension_manifest_v0"
-        id = "envdump"
-        version = "1.0.0"
-        requires_loopx_api = ">=1,<2"
-        [runtime]
-        protocol = "demo_ext_v0"
-        entrypoint = "bin/provider"
-        doctor_args = ["--doctor"]
-        timeout_seconds = 10
-        """);
-    return manifest;
   }
 
   @Test
@@ -144,33 +128,19 @@ class ProviderEnvironmentIT {
     Files.setPosixFilePermissions(shim, PosixFilePermissions.fromString("rwxr-xr-x"));
     JarProcess loopx = new JarProcess(tmp, Map.of("LC_ALL", "C", "PATH", shims + ":/usr/bin:/bin"));
     Path dir = tmp.resolve("pyprov");
-    Files.createDirectories(dir.resolve("bin"));
-    Path script = dir.resolve("bin/provider");
-    Files.writeString(
-        script,
-        """
+    Path manifest =
+        Cli.writePackage(
+            dir,
+            "pyprov",
+            "1.0.0",
+            """
         #!/usr/bin/env python3
         import json, sys
         if "--doctor" in sys.argv[1:]:
             sys.exit(0)
         sys.stdin.read()
         print(json.dumps({"ok": True, "python": sys.executable}))
-        """);
-    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Path manifest = dir.resolve("extension.toml");
-    Files.writeString(
-        manifest,
-        """
-        schema_version = "loopx_extension_manifest_v0"
-        id = "pyprov"
-        version = "1.0.0"
-        requires_loopx_api = ">=1,<2"
-        [runtime]
-        protocol = "demo_ext_v0"
-        entrypoint = "bin/provider"
-        doctor_args = ["--doctor"]
-        timeout_seconds = 10
-        """);
+            """);
     Path request = Files.writeString(tmp.resolve("request.json"), "{\"schema_version\":\"x_v0\"}");
 
     ObjectNode refused =
