@@ -19,7 +19,7 @@ import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
-import io.loopx.runtime.internal.run.OutputPreview;
+import io.loopx.runtime.internal.process.OutputPreview;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.manifest.LoadedManifest;

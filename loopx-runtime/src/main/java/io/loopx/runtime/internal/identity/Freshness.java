@@ -1,9 +1,7 @@
-package io.loopx.runtime.internal.lifecycle;
+package io.loopx.runtime.internal.identity;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.internal.Problems;
-import io.loopx.runtime.internal.identity.RuntimeResolution;
-import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.nio.file.FileSystem;
@@ -24,11 +22,6 @@ public final class Freshness {
   public Freshness(RuntimeResolver resolver, FileSystem fileSystem) {
     this.resolver = resolver;
     this.fileSystem = fileSystem;
-  }
-
-  /** Returns whether {@code record}'s proof covers the observed runtime. Pure. */
-  public static boolean covers(ExtensionRecord record, RuntimeObservation runtime) {
-    return runtime.resolvedIdentity().map(record::proofCovers).orElse(false);
   }
 
   /** Returns the active runtime of {@code record} resolved now, if its proof covers it. */
