@@ -8,12 +8,14 @@ import java.nio.file.FileSystem;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The one doctor-freshness rule (docs/contract/doctor.md): an extension's proof is fresh when its
  * active revision's runtime resolves now, from its saved location, to an identity the proof of that
- * revision covers. Thread-safe (immutable).
+ * revision covers. Catalog, lifecycle and runs all ask it. Thread-safe (immutable).
  */
+@API(status = API.Status.INTERNAL, since = "0.3")
 public final class Freshness {
   private final RuntimeResolver resolver;
   private final FileSystem fileSystem;
