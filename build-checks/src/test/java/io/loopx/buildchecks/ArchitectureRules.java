@@ -4,6 +4,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -53,6 +54,25 @@ final class ArchitectureRules {
   static final String SCAFFOLD = "io.loopx.scaffold..";
 
   private ArchitectureRules() {}
+
+  /**
+   * No two packages of a module import each other, directly or through others: every package below
+   * {@code rootPackage} ({@code io.loopx.runtime.run}, {@code io.loopx.runtime.internal.run}) is a
+   * slice, and the slices form no cycle. The root package itself is not a slice: it holds a
+   * module's entry point (such as {@code Loopx}), which uses every package, and the vocabulary
+   * types (such as {@code Mode}) that every package uses.
+   *
+   * @param rootPackage an exact package name, the root of one module's packages
+   */
+  static ArchRule packagesAreFreeOfCycles(String rootPackage) {
+    return slices()
+        .matching(rootPackage + ".(**)")
+        .should()
+        .beFreeOfCycles()
+        .because(
+            "a package cycle means two packages are one responsibility, or a type is misplaced")
+        .allowEmptyShould(true);
+  }
 
   /**
    * The API depends on no other LoopX module and on neither Guava nor night-config, anywhere (not

@@ -99,4 +99,24 @@ class ArchitectureRulesTest {
 
     assertThat(result.hasViolation()).isFalse();
   }
+
+  @Test
+  void cycleRuleRefusesTwoPackagesThatImportEachOther() {
+    EvaluationResult result =
+        ArchitectureRules.packagesAreFreeOfCycles(FIXTURES + ".cycle").evaluate(fixtures);
+
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(String.join("\n", result.getFailureReport().getDetails()))
+        .contains("Cycle detected")
+        .contains("CycleA")
+        .contains("CycleB");
+  }
+
+  @Test
+  void cycleRuleAcceptsPackagesThatDependOneWay() {
+    EvaluationResult result =
+        ArchitectureRules.packagesAreFreeOfCycles(FIXTURES + ".layers").evaluate(fixtures);
+
+    assertThat(result.hasViolation()).isFalse();
+  }
 }

@@ -8,6 +8,8 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Applies {@link ArchitectureRules} to the production classes of the library modules, imported from
@@ -80,5 +82,19 @@ class ArchitectureTest {
   void exportedSignaturesMentionNeitherGuavaNorNightConfig() {
     ArchitectureRules.exportedSignaturesHideInternalLibraries(LibraryModule.allExportedPackages())
         .check(production);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "io.loopx.runtime",
+        "io.loopx.registry",
+        "io.loopx.testkit",
+        "io.loopx.scaffold",
+        "io.loopx.store.postgresql",
+        "io.loopx.api"
+      })
+  void noPackageCyclesInsideAModule(String rootPackage) {
+    ArchitectureRules.packagesAreFreeOfCycles(rootPackage).check(production);
   }
 }

@@ -276,8 +276,8 @@ public final class ManifestBuilder {
    * @throws io.loopx.api.manifest.ManifestException when the manifest breaks a rule
    */
   public LoadedManifest parse(Path directory) {
-    return new ManifestLoader()
-        .parse(toBytes(), directory.resolve(Manifests.FILE_NAME).toString(), directory);
+    return LoadedManifest.parse(
+        toBytes(), directory.resolve(Manifests.FILE_NAME).toString(), directory);
   }
 
   @Override

@@ -68,6 +68,6 @@ public final class Manifests {
    * @throws io.loopx.api.manifest.ManifestException when it breaks a rule
    */
   public static LoadedManifest load(Path file) {
-    return new ManifestLoader().load(file);
+    return LoadedManifest.load(file);
   }
 }

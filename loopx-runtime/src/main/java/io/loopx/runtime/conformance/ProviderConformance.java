@@ -4,7 +4,6 @@ import io.loopx.api.ActionToken;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.runtime.RuntimeEnvironment;
-import io.loopx.runtime.internal.conformance.ConformanceRun;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -11,7 +11,7 @@ import io.loopx.registry.InstalledExtension;
 import io.loopx.registry.RegistryAssembly;
 import io.loopx.registry.RegistryGeneration;
 import io.loopx.registry.RegistryHolder;
-import io.loopx.runtime.internal.lifecycle.Freshness;
+import io.loopx.runtime.internal.identity.Freshness;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;

@@ -352,7 +352,7 @@ final class LifecyclePlanner {
       ActivationState state, Map<ExtensionId, Observation> obs) {
     List<ExtensionListReceipt.Row> rows = new ArrayList<>();
     for (ExtensionRecord r : state.extensions().values()) {
-      boolean verified = r.enabled() && Freshness.covers(r, observation(obs, r.id()).runtime());
+      boolean verified = r.enabled() && observation(obs, r.id()).runtime().coveredBy(r);
       rows.add(
           new ExtensionListReceipt.Row(
               r.id(),

@@ -1,6 +1,6 @@
 package io.loopx.runtime.internal.lifecycle;
 
-import io.loopx.runtime.internal.run.StderrTail;
+import io.loopx.runtime.internal.process.StderrTail;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchResult;

@@ -1,6 +1,7 @@
 package io.loopx.runtime.internal.lifecycle;
 
 import io.loopx.runtime.lifecycle.EntrypointLookup;
+import io.loopx.runtime.state.ExtensionRecord;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -54,5 +55,10 @@ public sealed interface RuntimeObservation {
   /** Returns the identity when resolved. */
   default Optional<String> resolvedIdentity() {
     return this instanceof Resolved r ? Optional.of(r.identity()) : Optional.empty();
+  }
+
+  /** Returns whether {@code record}'s proof covers this observed runtime. Pure. */
+  default boolean coveredBy(ExtensionRecord record) {
+    return resolvedIdentity().map(record::proofCovers).orElse(false);
   }
 }

@@ -2,7 +2,6 @@ package io.loopx.runtime.internal.manifest;
 
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.ManifestException;
-import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
@@ -47,16 +46,6 @@ public final class ManifestLoader {
 
   /** The bytes of a manifest file, its source name and its directory. */
   public record Content(byte[] bytes, String source, Path directory) {}
-
-  /** As {@link LoadedManifest#load(Path)}. */
-  public LoadedManifest load(Path file) {
-    return LoadedManifest.load(file);
-  }
-
-  /** As {@link LoadedManifest#parse(byte[], String, Path)}. */
-  public LoadedManifest parse(byte[] content, String sourceName, Path manifestDirectory) {
-    return LoadedManifest.parse(content, sourceName, manifestDirectory);
-  }
 
   /**
    * Reads the manifest file {@code file}: at most {@link #MAX_MANIFEST_BYTES}{@code + 1} bytes.

@@ -6,6 +6,7 @@ import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.provider.ProviderMain;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
+import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.worker.WorkerEvents;

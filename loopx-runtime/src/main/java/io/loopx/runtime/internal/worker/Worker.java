@@ -3,7 +3,7 @@ package io.loopx.runtime.internal.worker;
 import io.loopx.api.ProtocolId;
 import io.loopx.runtime.events.WorkerRetireReason;
 import io.loopx.runtime.internal.process.LongLivedProcess;
-import io.loopx.runtime.internal.run.OutputPreview;
+import io.loopx.runtime.internal.process.OutputPreview;
 import io.loopx.runtime.run.RunFailure;
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.loopx.api.manifest.ManifestException;
+import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
@@ -85,7 +86,7 @@ class ManifestErrorMessagesTest {
     ManifestException e =
         catchThrowableOfType(
             ManifestException.class,
-            () -> Manifests.LOADER.parse(content, Manifests.SOURCE, Manifests.DIR));
+            () -> LoadedManifest.parse(content, Manifests.SOURCE, Manifests.DIR));
     if (e == null) {
       return null;
     }

@@ -28,7 +28,7 @@ class ManifestLoaderFuzzTest {
   void parseYieldsAManifestOrAManifestException(byte[] content) {
     LoadedManifest loaded;
     try {
-      loaded = LOADER.parse(content, "fuzz.toml", DIR);
+      loaded = LoadedManifest.parse(content, "fuzz.toml", DIR);
     } catch (ManifestException e) {
       assertThat(e.source()).isEqualTo("fuzz.toml");
       assertThat(e.getMessage()).startsWith("fuzz.toml: " + e.key() + ": ");

@@ -2,7 +2,6 @@ package io.loopx.runtime.internal.manifest;
 
 import static io.loopx.runtime.internal.manifest.Manifests.FULL;
 import static io.loopx.runtime.internal.manifest.Manifests.GOLDEN;
-import static io.loopx.runtime.internal.manifest.Manifests.LOADER;
 import static io.loopx.runtime.internal.manifest.Manifests.edit;
 import static io.loopx.runtime.internal.manifest.Manifests.parse;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,7 +64,7 @@ class ManifestLoaderTest {
   @Test
   void goldenVectorFromTomlIsByteForByte() throws IOException {
     Path file = Files.writeString(dir.resolve("extension.toml"), GOLDEN);
-    LoadedManifest loaded = LOADER.load(file);
+    LoadedManifest loaded = LoadedManifest.load(file);
 
     assertThat(loaded.manifest().toCanonicalJson()).isEqualTo(GOLDEN_CANONICAL);
     assertThat(loaded.revision().value()).isEqualTo("1566783bb5842048");
@@ -80,7 +79,7 @@ class ManifestLoaderTest {
     Path relative = fs.getPath("/work").relativize(dir.resolve("extension.toml"));
     Path viaWorkingDir = fs.getPath("/work").resolve(relative);
 
-    LoadedManifest loaded = LOADER.load(viaWorkingDir);
+    LoadedManifest loaded = LoadedManifest.load(viaWorkingDir);
 
     assertThat(loaded.directory()).isEqualTo(dir);
     assertThat(loaded.revision().value()).isEqualTo("1566783bb5842048");
@@ -107,15 +106,16 @@ class ManifestLoaderTest {
   void symlinkToARegularFileIsFollowed() throws IOException {
     Path target = Files.writeString(dir.resolve("real.toml"), GOLDEN);
     Path link = Files.createSymbolicLink(dir.resolve("extension.toml"), target);
-    assertThat(LOADER.load(link).revision().value()).isEqualTo("1566783bb5842048");
+    assertThat(LoadedManifest.load(link).revision().value()).isEqualTo("1566783bb5842048");
   }
 
   @Test
   void exactlyTheCapIsReadAndOneByteMoreIsRejected() throws IOException {
     byte[] atCap = padTo(GOLDEN, ManifestLoader.MAX_MANIFEST_BYTES);
     Path ok = Files.write(dir.resolve("cap.toml"), atCap);
-    assertThat(LOADER.load(ok).revision().value()).isEqualTo("1566783bb5842048");
-    assertThat(LOADER.parse(atCap, "cap", dir).revision().value()).isEqualTo("1566783bb5842048");
+    assertThat(LoadedManifest.load(ok).revision().value()).isEqualTo("1566783bb5842048");
+    assertThat(LoadedManifest.parse(atCap, "cap", dir).revision().value())
+        .isEqualTo("1566783bb5842048");
 
     byte[] overCap = padTo(GOLDEN, ManifestLoader.MAX_MANIFEST_BYTES + 1);
     Path big = Files.write(dir.resolve("big.toml"), overCap);
@@ -123,7 +123,8 @@ class ManifestLoaderTest {
     assertThat(fromFile.key()).isEqualTo(ManifestException.FILE_KEY);
     assertThat(fromFile.getMessage()).contains("262144-byte limit");
     ManifestException fromBytes =
-        catchThrowableOfType(ManifestException.class, () -> LOADER.parse(overCap, "mem", dir));
+        catchThrowableOfType(
+            ManifestException.class, () -> LoadedManifest.parse(overCap, "mem", dir));
     assertThat(fromBytes.getMessage()).contains("262145 bytes").contains("262144-byte limit");
   }
 
@@ -169,12 +170,12 @@ class ManifestLoaderTest {
     byte[] content = new byte[bom.length + body.length];
     System.arraycopy(bom, 0, content, 0, bom.length);
     System.arraycopy(body, 0, content, bom.length, body.length);
-    assertThat(LOADER.parse(content, "bom", dir).manifest())
-        .isEqualTo(LOADER.parse(body, "plain", dir).manifest());
+    assertThat(LoadedManifest.parse(content, "bom", dir).manifest())
+        .isEqualTo(LoadedManifest.parse(body, "plain", dir).manifest());
     byte[] twice = new byte[bom.length + content.length];
     System.arraycopy(bom, 0, twice, 0, bom.length);
     System.arraycopy(content, 0, twice, bom.length, content.length);
-    assertThatThrownBy(() -> LOADER.parse(twice, "bom", dir))
+    assertThatThrownBy(() -> LoadedManifest.parse(twice, "bom", dir))
         .isInstanceOf(ManifestException.class)
         .hasMessageContaining("line 1, column 1")
         .extracting(t -> ((ManifestException) t).key())
@@ -336,9 +337,11 @@ class ManifestLoaderTest {
   @Test
   void sampleManifestsLoad() {
     Path samples = Path.of("..", "samples");
-    LoadedManifest textStats = LOADER.load(samples.resolve("text-stats/extension.toml"));
-    LoadedManifest upgrade = LOADER.load(samples.resolve("text-stats/upgrade/extension.toml"));
-    LoadedManifest semantic = LOADER.load(samples.resolve("semantic-preference/extension.toml"));
+    LoadedManifest textStats = LoadedManifest.load(samples.resolve("text-stats/extension.toml"));
+    LoadedManifest upgrade =
+        LoadedManifest.load(samples.resolve("text-stats/upgrade/extension.toml"));
+    LoadedManifest semantic =
+        LoadedManifest.load(samples.resolve("semantic-preference/extension.toml"));
 
     ExtensionManifest ts = textStats.manifest();
     assertThat(ts.id().value()).isEqualTo("loopx-text-stats");
@@ -385,9 +388,11 @@ class ManifestLoaderTest {
     for (Path file : files) {
       String name = file.getFileName().toString();
       if (name.startsWith("valid-")) {
-        assertThat(LOADER.load(file).manifest()).as(name).isNotNull();
+        assertThat(LoadedManifest.load(file).manifest()).as(name).isNotNull();
       } else if (name.startsWith("near-miss-")) {
-        assertThatThrownBy(() -> LOADER.load(file)).as(name).isInstanceOf(ManifestException.class);
+        assertThatThrownBy(() -> LoadedManifest.load(file))
+            .as(name)
+            .isInstanceOf(ManifestException.class);
       }
     }
   }
@@ -395,7 +400,8 @@ class ManifestLoaderTest {
   // ------------------------------------------------------------------ helpers
 
   private static ManifestException loadFailure(Path file) {
-    ManifestException e = catchThrowableOfType(ManifestException.class, () -> LOADER.load(file));
+    ManifestException e =
+        catchThrowableOfType(ManifestException.class, () -> LoadedManifest.load(file));
     assertThat(e).isNotNull();
     assertThat(e.kind()).isEqualTo(ErrorKind.MANIFEST_INVALID);
     assertThat(e.source()).isEqualTo(file.toString());

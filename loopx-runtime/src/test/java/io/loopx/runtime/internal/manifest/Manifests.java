@@ -74,7 +74,7 @@ final class Manifests {
   private Manifests() {}
 
   static LoadedManifest parse(String toml) {
-    return LOADER.parse(toml.getBytes(StandardCharsets.UTF_8), SOURCE, DIR);
+    return LoadedManifest.parse(toml.getBytes(StandardCharsets.UTF_8), SOURCE, DIR);
   }
 
   static ManifestException rejection(String toml) {

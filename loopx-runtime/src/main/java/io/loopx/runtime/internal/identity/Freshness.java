@@ -1,21 +1,21 @@
-package io.loopx.runtime.internal.lifecycle;
+package io.loopx.runtime.internal.identity;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.internal.Problems;
-import io.loopx.runtime.internal.identity.RuntimeResolution;
-import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.nio.file.FileSystem;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The one doctor-freshness rule (docs/contract/doctor.md): an extension's proof is fresh when its
  * active revision's runtime resolves now, from its saved location, to an identity the proof of that
- * revision covers. Thread-safe (immutable).
+ * revision covers. Catalog, lifecycle and runs all ask it. Thread-safe (immutable).
  */
+@API(status = API.Status.INTERNAL, since = "0.3")
 public final class Freshness {
   private final RuntimeResolver resolver;
   private final FileSystem fileSystem;
@@ -24,11 +24,6 @@ public final class Freshness {
   public Freshness(RuntimeResolver resolver, FileSystem fileSystem) {
     this.resolver = resolver;
     this.fileSystem = fileSystem;
-  }
-
-  /** Returns whether {@code record}'s proof covers the observed runtime. Pure. */
-  public static boolean covers(ExtensionRecord record, RuntimeObservation runtime) {
-    return runtime.resolvedIdentity().map(record::proofCovers).orElse(false);
   }
 
   /** Returns the active runtime of {@code record} resolved now, if its proof covers it. */

@@ -1,4 +1,4 @@
-package io.loopx.runtime.internal.run;
+package io.loopx.runtime.internal.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;

@@ -1,4 +1,4 @@
-package io.loopx.runtime.internal.run;
+package io.loopx.runtime.internal.process;
 
 import io.loopx.api.internal.ManifestValues;
 import java.nio.charset.StandardCharsets;

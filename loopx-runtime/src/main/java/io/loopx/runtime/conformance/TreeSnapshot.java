@@ -1,4 +1,4 @@
-package io.loopx.runtime.internal.conformance;
+package io.loopx.runtime.conformance;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.loopx.runtime.internal.run;
+package io.loopx.runtime.internal.process;
 
 import java.nio.charset.StandardCharsets;
 import org.apiguardian.api.API;

@@ -1,4 +1,4 @@
-package io.loopx.runtime.internal.conformance;
+package io.loopx.runtime.conformance;
 
 import io.loopx.api.ActionToken;
 import io.loopx.api.ErrorKind;
@@ -12,14 +12,13 @@ import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
 import io.loopx.api.provider.ProviderMain;
 import io.loopx.runtime.RuntimeEnvironment;
-import io.loopx.runtime.conformance.CheckStatus;
-import io.loopx.runtime.conformance.ConformanceCheck;
+import io.loopx.runtime.internal.conformance.EnvelopeMutations;
 import io.loopx.runtime.internal.envelope.EnvelopeBinder;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
-import io.loopx.runtime.internal.run.OutputPreview;
+import io.loopx.runtime.internal.process.OutputPreview;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.manifest.LoadedManifest;
@@ -42,7 +41,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -55,8 +53,7 @@ import tools.jackson.databind.node.ObjectNode;
  * marker proves that no refused request had an effect), the valid request, the request at the size
  * cap, the worker mode.
  */
-@API(status = API.Status.INTERNAL, since = "0.2")
-public final class ConformanceRun {
+final class ConformanceRun {
   /** The seed of the generated envelope mutations (the contract kit's default). */
   public static final long SEED = 0x5EED_C0DEL;
 

@@ -1,4 +1,4 @@
-package io.loopx.runtime.internal.conformance;
+package io.loopx.runtime.conformance;
 
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
