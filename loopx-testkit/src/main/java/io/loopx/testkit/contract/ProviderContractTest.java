@@ -5,18 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
-import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
-import io.loopx.api.provider.ProviderMain;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.runtime.internal.conformance.EnvelopeMutations;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunStatus;
@@ -35,8 +32,6 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -192,60 +187,17 @@ public abstract class ProviderContractTest {
             .isTrue();
         LaunchResult direct = h.direct(List.of(), request);
         softly
-            .assertThat(refusal(direct))
+            .assertThat(Refusals.refusal(direct))
             .as("%s sent directly: %s", m, ProviderHarness.describe(direct))
             .isEmpty();
         continue;
       }
       softly
-          .assertThat(refusal(outcome))
+          .assertThat(Refusals.refusal(outcome))
           .as("%s through LoopX: %s", m, ProviderHarness.describe(outcome))
           .isEmpty();
     }
     softly.assertAll();
-  }
-
-  /** Returns why {@code outcome} is not a proper refusal, or empty. */
-  private static Optional<String> refusal(ProviderOutcome outcome) {
-    if (outcome.status() != RunStatus.PROVIDER_FAILED) {
-      return Optional.of("status is " + outcome.status().wireName() + ", not provider_failed");
-    }
-    if (outcome.exitCode().isEmpty() || outcome.exitCode().getAsInt() == 0) {
-      return Optional.of("the provider did not exit by itself with a non-zero status");
-    }
-    if (outcome.providerResult().isEmpty()) {
-      return Optional.of("stdout was not exactly one JSON object");
-    }
-    return okFalse(outcome.providerResult().get());
-  }
-
-  /** Returns why {@code result} is not a proper refusal, or empty. */
-  private static Optional<String> refusal(LaunchResult result) {
-    if (result.outcome() != LaunchOutcome.EXITED) {
-      return Optional.of("the provider did not exit by itself: " + result.outcome());
-    }
-    if (result.exitedWithZero()) {
-      return Optional.of("the provider exited 0");
-    }
-    if (result.stdout().length > LaunchRequest.DEFAULT_OUTPUT_LIMIT) {
-      return Optional.of(
-          "stdout is over the " + LaunchRequest.DEFAULT_OUTPUT_LIMIT + "-byte limit");
-    }
-    ObjectNode object;
-    try {
-      object = StrictJson.parseObject(result.stdout());
-    } catch (InvalidJsonException e) {
-      return Optional.of("stdout is not exactly one JSON object: " + e.getMessage());
-    }
-    return okFalse(object);
-  }
-
-  private static Optional<String> okFalse(ObjectNode object) {
-    JsonNode ok = object.get("ok");
-    if (ok == null || !ok.isBoolean() || ok.booleanValue()) {
-      return Optional.of("the answer's `ok` is not the JSON boolean false");
-    }
-    return Optional.empty();
   }
 
   // ------------------------------------------------------------------ the valid request
@@ -301,7 +253,7 @@ public abstract class ProviderContractTest {
     for (EnvelopeMutations.Mutation m : EnvelopeMutations.of(bound, new Random(seed()))) {
       LaunchResult result = h.direct(List.of(), StrictJson.toCompactBytes(m.request()));
       softly
-          .assertThat(refusal(result))
+          .assertThat(Refusals.refusal(result))
           .as("envelope mutation \"%s\": %s", m.description(), ProviderHarness.describe(result))
           .isEmpty();
     }
@@ -369,40 +321,42 @@ public abstract class ProviderContractTest {
     Duration timeout = Duration.ofSeconds(spec.timeoutSeconds());
     SoftAssertions softly = new SoftAssertions();
     try (WorkerSession w = WorkerSession.start(h.workerCommand(worker), h.work, timeout)) {
-      checkHandshake(w, spec.protocol().value());
+      WorkerFrames.checkHandshake(w, spec.protocol().value());
       int n = 0;
-      ObjectNode first = exchange(w, frameId(n++, random), bound);
+      ObjectNode first = WorkerFrames.exchange(w, WorkerFrames.frameId(n++, random), bound);
       softly
-          .assertThat(okFalse(first))
+          .assertThat(Refusals.okFalse(first))
           .as("the valid request, framed, is not refused: %s", first)
           .isPresent();
       for (Refusable r : refusable) {
-        ObjectNode response = exchange(w, frameId(n++, random), r.request());
+        ObjectNode response =
+            WorkerFrames.exchange(w, WorkerFrames.frameId(n++, random), r.request());
         softly
-            .assertThat(okFalse(response))
+            .assertThat(Refusals.okFalse(response))
             .as("%s through the worker: %s", r.description(), response)
             .isEmpty();
-        ObjectNode again = exchange(w, frameId(n++, random), bound);
+        ObjectNode again = WorkerFrames.exchange(w, WorkerFrames.frameId(n++, random), bound);
         softly
-            .assertThat(okFalse(again))
+            .assertThat(Refusals.okFalse(again))
             .as("the valid request right after %s is not refused: %s", r.description(), again)
             .isPresent();
       }
 
       Set<String> sent = new LinkedHashSet<>();
       for (int i = 0; i < WORKER_BURST; i++) {
-        String id = frameId(n++, random);
+        String id = WorkerFrames.frameId(n++, random);
         sent.add(id);
-        w.send(frame(id, bound));
+        w.send(WorkerFrames.frame(id, bound));
       }
       Set<String> answered = new LinkedHashSet<>();
       for (int i = 0; i < WORKER_BURST; i++) {
-        ObjectNode f = responseFrame(w, "response " + (i + 1) + " of a burst of " + WORKER_BURST);
+        ObjectNode f =
+            WorkerFrames.responseFrame(w, "response " + (i + 1) + " of a burst of " + WORKER_BURST);
         String id = f.get("id").stringValue();
         assertThat(sent).as("the id of a burst response").contains(id);
         assertThat(answered.add(id)).as("a second response to the request %s", id).isTrue();
         softly
-            .assertThat(okFalse((ObjectNode) f.get("response")))
+            .assertThat(Refusals.okFalse((ObjectNode) f.get("response")))
             .as("burst request %s is not refused: %s", id, f)
             .isPresent();
       }
@@ -420,103 +374,5 @@ public abstract class ProviderContractTest {
           .hasValue(0);
     }
     softly.assertAll();
-  }
-
-  private static void checkHandshake(WorkerSession w, String protocol) {
-    WorkerSession.Line line =
-        w.nextLine("the handshake")
-            .orElseThrow(
-                () -> new AssertionError("the worker ended without a handshake" + w.describe()));
-    ObjectNode handshake = parseLine(line, "the handshake", w);
-    List<String> keys = new ArrayList<>();
-    handshake.propertyNames().forEach(keys::add);
-    assertThat(keys)
-        .as("the keys of the handshake %s", line.text())
-        .containsExactlyInAnyOrder("schema_version", "protocol", "pid");
-    assertThat(
-            handshake.get("schema_version").isString()
-                && handshake
-                    .get("schema_version")
-                    .stringValue()
-                    .equals(ProviderMain.WORKER_HANDSHAKE_SCHEMA))
-        .as(
-            "the handshake's schema_version is %s: %s",
-            ProviderMain.WORKER_HANDSHAKE_SCHEMA, line.text())
-        .isTrue();
-    assertThat(
-            handshake.get("protocol").isString()
-                && handshake.get("protocol").stringValue().equals(protocol))
-        .as("the handshake's protocol is the runtime's, %s: %s", protocol, line.text())
-        .isTrue();
-    assertThat(handshake.get("pid").isIntegralNumber())
-        .as("the handshake's pid is an integer: %s", line.text())
-        .isTrue();
-  }
-
-  /** Sends one request frame and returns the response of the one frame that must answer it. */
-  private static ObjectNode exchange(WorkerSession w, String id, ObjectNode request) {
-    w.send(frame(id, request));
-    ObjectNode f = responseFrame(w, "the response to " + id);
-    assertThat(f.get("id").stringValue())
-        .as("the id of the response to the only request in flight")
-        .isEqualTo(id);
-    return (ObjectNode) f.get("response");
-  }
-
-  /** Reads a line that must be a response frame: exactly a string id and an object response. */
-  private static ObjectNode responseFrame(WorkerSession w, String waitingFor) {
-    WorkerSession.Line line =
-        w.nextLine(waitingFor)
-            .orElseThrow(
-                () ->
-                    new AssertionError(
-                        "the worker's stdout ended while waiting for "
-                            + waitingFor
-                            + w.describe()));
-    ObjectNode f = parseLine(line, waitingFor, w);
-    List<String> keys = new ArrayList<>();
-    f.propertyNames().forEach(keys::add);
-    boolean frame =
-        keys.size() == 2
-            && f.get("id") != null
-            && f.get("id").isString()
-            && f.get("response") instanceof ObjectNode;
-    assertThat(frame)
-        .as(
-            "%s is exactly {\"id\":<string>,\"response\":<object>}: %s",
-            waitingFor, WorkerSession.preview(line.text()))
-        .isTrue();
-    return f;
-  }
-
-  private static ObjectNode parseLine(WorkerSession.Line line, String what, WorkerSession w) {
-    if (line.tooLong()) {
-      throw new AssertionError(
-          what + ": a stdout line over the " + ProviderMain.MAX_FRAME_BYTES + "-byte frame cap");
-    }
-    try {
-      return StrictJson.parseObject(line.bytes());
-    } catch (InvalidJsonException e) {
-      throw new AssertionError(
-          what
-              + " is not one JSON object ("
-              + e.getMessage()
-              + "): "
-              + WorkerSession.preview(line.text())
-              + w.describe(),
-          e);
-    }
-  }
-
-  private static byte[] frame(String id, ObjectNode request) {
-    ObjectNode f = JsonNodeFactory.instance.objectNode();
-    f.put("id", id);
-    f.set("request", request);
-    return StrictJson.toCompactBytes(f);
-  }
-
-  /** A fresh id: a counter and random hex, with a character JSON must escape every fifth time. */
-  private static String frameId(int n, Random random) {
-    return (n % 5 == 4 ? "q\"" : "r") + n + "-" + Long.toHexString(random.nextLong());
   }
 }
