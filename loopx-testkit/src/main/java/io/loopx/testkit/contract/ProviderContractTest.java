@@ -36,45 +36,25 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The provider contract kit: extend this class in a JUnit 5 test, implement {@link #manifest()} and
- * {@link #validRequest()}, and the inherited tests check, with the real runtime ({@code Loopx} on a
- * temporary runtime root, real processes through {@code OsProcessLauncher}), that the provider
- * keeps the LoopX provider protocol (docs/contract/run.md, §8):
+ * {@link #validRequest()}, and the inherited tests check, with the real runtime on a temporary
+ * runtime root and real processes, that the provider keeps the LoopX provider protocol
+ * (docs/contract/run.md#provider-protocol): its doctor, its refusal of malformed requests, its
+ * answer to the valid one, and, where they apply, its envelope check and its worker's frame
+ * protocol. What each check sends and expects is in docs/testkit.md#the-checks.
  *
- * <ul>
- *   <li>{@link #doctorExitsZeroTwiceAndLeavesNoTrace}: install probes the doctor and {@code doctor
- *       --execute} probes it again, both {@code ready}, with {@code HOME} pointing at an empty
- *       temporary directory; a direct probe in an empty temporary working directory exits 0; none
- *       of them creates a file in either directory;
- *   <li>{@link #malformedRequestsAreRefused}: every {@link MalformedRequest} gets a non-zero exit
- *       and exactly one JSON object with {@code "ok": false}, or, for the inputs LoopX itself
- *       refuses, LoopX's {@code request_invalid} <em>and</em> that refusal from the provider when
- *       sent the input directly;
- *   <li>{@link #validRequestGetsExactlyOneJsonObject}: the valid request {@code succeeded}: exit 0
- *       and stdout exactly one JSON object within the 1,000,000-byte limit;
- *   <li>{@link #everySingleFieldEnvelopeMutationIsRejected} (effectful providers only, see {@link
- *       #envelopeBinding()}): the request bound with {@link EnvelopeBinding#bind} succeeds when
- *       launched directly with the argv and environment LoopX uses, and each single-field mutation
- *       of its envelope (schema version, action, scope widened or changed, extension id, revision,
- *       request digest, a field removed or added, the request changed after binding, the envelope
- *       removed) gets a non-zero exit and {@code "ok": false};
- *   <li>{@link #workerKeepsTheFrameProtocol} (providers whose manifest declares {@code
- *       [runtime.worker]} only): the worker, a real process, writes the handshake, answers each
- *       framed request with exactly one response frame carrying its id, verifies each request's own
- *       envelope (a mutated one is answered {@code "ok": false}, the next valid one succeeds), and
- *       exits 0 at the end of its stdin.
- * </ul>
+ * <pre>{@code
+ * class MyProviderContractTest extends ProviderContractTest {
+ *   protected Path manifest() { return Path.of("extension.toml"); }
+ *   protected ObjectNode validRequest() {
+ *     return JsonNodeFactory.instance.objectNode().put("schema_version", "my_request_v0");
+ *   }
+ * }
+ * }</pre>
  *
- * <p>A standalone provider is driven through {@code Loopx.run}; an effectful one through {@code
- * Loopx.dispatch} with the binding (the domain policy allows everything: the kit tests the
- * provider, not a policy). Each test installs into its own temporary runtime root, so tests are
- * independent and may run in any order. Generated values (extra keys, mutated envelope fields) come
- * from a {@link Random} seeded with {@link #seed()}, so a failure reproduces.
- *
- * <p>The test methods are public so that a subclass in any package or module can run them; JUnit
- * needs the subclass's own package open to it, as for any test class.
- *
- * <p>Implemented (extended) by extension authors. New checks may be added in later versions; new
- * hooks only ever get defaults.
+ * <p>Each test installs into its own temporary runtime root, so tests are independent; generated
+ * values come from a {@link Random} seeded with {@link #seed()}, so a failure reproduces. The test
+ * methods are public so that a subclass in any package or module can run them. Implemented
+ * (extended) by extension authors; new hooks only ever get defaults.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public abstract class ProviderContractTest {
