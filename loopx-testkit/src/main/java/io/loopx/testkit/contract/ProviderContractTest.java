@@ -301,21 +301,23 @@ public abstract class ProviderContractTest {
     Duration timeout = Duration.ofSeconds(spec.timeoutSeconds());
     SoftAssertions softly = new SoftAssertions();
     try (WorkerSession w = WorkerSession.start(h.workerCommand(worker), h.work, timeout)) {
-      WorkerFrames.checkHandshake(w, spec.protocol().value());
+      WorkerFrameChecks.checkHandshake(w, spec.protocol().value());
       int n = 0;
-      ObjectNode first = WorkerFrames.exchange(w, WorkerFrames.frameId(n++, random), bound);
+      ObjectNode first =
+          WorkerFrameChecks.exchange(w, WorkerFrameChecks.frameId(n++, random), bound);
       softly
           .assertThat(Refusals.okFalse(first))
           .as("the valid request, framed, is not refused: %s", first)
           .isPresent();
       for (Refusable r : refusable) {
         ObjectNode response =
-            WorkerFrames.exchange(w, WorkerFrames.frameId(n++, random), r.request());
+            WorkerFrameChecks.exchange(w, WorkerFrameChecks.frameId(n++, random), r.request());
         softly
             .assertThat(Refusals.okFalse(response))
             .as("%s through the worker: %s", r.description(), response)
             .isEmpty();
-        ObjectNode again = WorkerFrames.exchange(w, WorkerFrames.frameId(n++, random), bound);
+        ObjectNode again =
+            WorkerFrameChecks.exchange(w, WorkerFrameChecks.frameId(n++, random), bound);
         softly
             .assertThat(Refusals.okFalse(again))
             .as("the valid request right after %s is not refused: %s", r.description(), again)
@@ -324,14 +326,15 @@ public abstract class ProviderContractTest {
 
       Set<String> sent = new LinkedHashSet<>();
       for (int i = 0; i < WORKER_BURST; i++) {
-        String id = WorkerFrames.frameId(n++, random);
+        String id = WorkerFrameChecks.frameId(n++, random);
         sent.add(id);
-        w.send(WorkerFrames.frame(id, bound));
+        w.send(WorkerFrameChecks.frame(id, bound));
       }
       Set<String> answered = new LinkedHashSet<>();
       for (int i = 0; i < WORKER_BURST; i++) {
         ObjectNode f =
-            WorkerFrames.responseFrame(w, "response " + (i + 1) + " of a burst of " + WORKER_BURST);
+            WorkerFrameChecks.responseFrame(
+                w, "response " + (i + 1) + " of a burst of " + WORKER_BURST);
         String id = f.get("id").stringValue();
         assertThat(sent).as("the id of a burst response").contains(id);
         assertThat(answered.add(id)).as("a second response to the request %s", id).isTrue();

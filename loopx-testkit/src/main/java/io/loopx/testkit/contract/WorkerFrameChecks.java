@@ -16,8 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
  * (docs/contract/worker.md): reads and asserts the handshake and the response frames of a {@link
  * WorkerSession}, and writes request frames with fresh ids.
  */
-final class WorkerFrames {
-  private WorkerFrames() {}
+final class WorkerFrameChecks {
+  private WorkerFrameChecks() {}
 
   static void checkHandshake(WorkerSession w, String protocol) {
     WorkerSession.Line line =
