@@ -26,35 +26,17 @@ import tools.jackson.databind.node.ObjectNode;
  * ExecutionEnvelope#REQUEST_KEY} of a received request binds exactly the operation the provider is
  * about to perform, and returns the bare request.
  *
- * <p><b>It binds a request; it is not a credential and not authentication.</b> A matching envelope
- * proves neither who created it nor that the caller may perform the action: it only shows that the
- * request, action, scope and extension revision are the ones the dispatching host bound together
- * after its own resolution and policy checks. Services must still authenticate and authorize.
+ * <pre>{@code
+ * ObjectNode request =
+ *     EnvelopeVerifier.verify(
+ *         received, Expectation.fromEnvironment(ActionToken.of("notes.write"), scope));
+ * }</pre>
  *
- * <p>The checks run in this order, and the first failure is thrown as a {@link LoopxException} of
- * kind {@link ErrorKind#ENVELOPE_MISMATCH} with exactly the message shown:
- *
- * <ol>
- *   <li>shape: the request has a top-level {@value ExecutionEnvelope#REQUEST_KEY} that is an object
- *       with exactly the fields {@code schema_version}, {@code action}, {@code scope}, {@code
- *       extension} and {@code request_digest}; {@code scope} and {@code extension} are objects,
- *       {@code extension} has exactly {@code id} and {@code revision}, and every other field is a
- *       string; else <i>{@value #SCHEMA_MESSAGE}</i>;
- *   <li>{@code schema_version} is {@value ExecutionEnvelope#SCHEMA_VERSION}; else <i>execution
- *       envelope schema_version does not match the operation</i>;
- *   <li>{@code action} is the expected action; else <i>execution envelope action does not match the
- *       operation</i>;
- *   <li>{@code scope} is exactly the expected scope, compared by canonical JSON (RFC 8785): not
- *       narrower, not wider, no value different; else <i>execution envelope scope does not match
- *       the operation</i>;
- *   <li>{@code extension.id} and {@code extension.revision} are the expected ones; else
- *       <i>execution envelope extension does not match the operation</i>;
- *   <li>{@code request_digest} equals the {@link ExecutionEnvelope#requestDigest digest} recomputed
- *       over the received request (a request that is not I-JSON has no digest and fails here); else
- *       <i>execution envelope request_digest does not match the operation</i>.
- * </ol>
- *
- * <p>Stateless and thread-safe. The input is never modified.
+ * <p><b>It binds a request; it is not a credential and not authentication:</b> services must still
+ * authenticate and authorize. The checks (shape, schema version, action, scope by canonical JSON,
+ * extension, request digest), their order and the exact {@link ErrorKind#ENVELOPE_MISMATCH} message
+ * of each are in docs/contract/envelope-verification.md. Stateless and thread-safe; the input is
+ * never modified.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public final class EnvelopeVerifier {
@@ -78,7 +60,7 @@ public final class EnvelopeVerifier {
    * keys in their order (a deep copy: changing it does not change the input).
    *
    * @throws LoopxException of kind {@link ErrorKind#ENVELOPE_MISMATCH} for the first failing check
-   *     in the order of the class comment
+   *     in the order of docs/contract/envelope-verification.md
    */
   public static ObjectNode verify(ObjectNode requestWithEnvelope, Expectation expected) {
     Objects.requireNonNull(requestWithEnvelope, "requestWithEnvelope");

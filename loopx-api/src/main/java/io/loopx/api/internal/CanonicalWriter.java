@@ -5,67 +5,29 @@ import io.loopx.api.InvalidValueException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.databind.node.StringNode;
 
 /**
  * The RFC 8785 writer behind {@code CanonicalJson}, and the one-pass "canonicalise, digest and
  * copy" that the envelope binder and verifier use (internal).
  *
- * <p>One depth-first walk in canonical order (object keys sorted by UTF-16 code units) writes the
- * canonical UTF-8 bytes straight into a buffer, which is either kept ({@link #toBytes}) or streamed
- * into SHA-256 whenever it fills ({@link #sha256Hex}), and, for {@link #copyAndDigest}, builds the
- * deep copy of the tree at the same time: what is copied is exactly what was digested, and nothing
- * is kept between calls. The walk throws the same {@link InvalidValueException} as the first
- * violation in canonical order: other node types, lone surrogates in strings or keys, integers
- * beyond ±2<sup>53</sup>, NaN and infinities.
- *
- * <p>Strings are encoded by the JDK and escaped in one scan over the encoded bytes (RFC 8785
- * §3.2.2.2: {@code \b \t \n \f \r \" \\} short, other controls as lowercase <code>&#92;u00hh</code>
- * , everything else as UTF-8). Keys that are already sorted are not re-sorted. Integral int and
- * long nodes are written digit by digit; other numbers go through {@link Es6Numbers}. Jackson's
- * value nodes are immutable, so the copy shares them and copies only objects and arrays, as {@code
- * deepCopy()} does.
+ * <p>Each call runs one {@link CanonicalWalk} that writes the canonical UTF-8 bytes straight into a
+ * buffer, which is either kept ({@link #toBytes}) or streamed into SHA-256 whenever it fills
+ * ({@link #sha256Hex}), and, for {@link #copyAndDigest}, builds the deep copy of the tree at the
+ * same time: what is copied is exactly what was digested, and nothing is kept between calls. A tree
+ * that is not I-JSON throws the same {@link InvalidValueException} as the first violation in
+ * canonical order.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class CanonicalWriter {
-  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-
-  /** The ASCII characters a JSON string escapes: controls, quote and backslash. */
-  private static final boolean[] ESCAPED = new boolean[0x80];
-
-  static {
-    for (int c = 0; c < 0x20; c++) {
-      ESCAPED[c] = true;
-    }
-    ESCAPED['"'] = true;
-    ESCAPED['\\'] = true;
-  }
-
-  private static final byte[] HEX = {
-    '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'
-  };
-
   /** A SHA-256 that was never updated, to clone; null if the provider's cannot be cloned. */
   private static final @Nullable MessageDigest SHA256 = cloneablePrototype();
-
-  private static final byte[] NULL = {'n', 'u', 'l', 'l'};
-  private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
-  private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
-
-  /** Objects up to this size are sorted by insertion sort; larger ones by {@link Arrays#sort}. */
-  private static final int SMALL_OBJECT = 16;
 
   private CanonicalWriter() {}
 
@@ -94,21 +56,21 @@ public final class CanonicalWriter {
   /** Returns the canonical JSON of {@code node} as UTF-8 bytes. */
   public static byte[] toBytes(JsonNode node) {
     CanonicalSink out = new CanonicalSink(null);
-    new Walk(out, null, false).write(node);
+    new CanonicalWalk(out, null, false).write(node);
     return Arrays.copyOf(out.bytes, out.size);
   }
 
   /** Returns the canonical JSON text of {@code node}. */
   public static String toText(JsonNode node) {
     CanonicalSink out = new CanonicalSink(null);
-    new Walk(out, null, false).write(node);
+    new CanonicalWalk(out, null, false).write(node);
     return new String(out.bytes, 0, out.size, StandardCharsets.UTF_8);
   }
 
   /** Returns the 64 lowercase hex characters of the SHA-256 of the canonical bytes. */
   public static String sha256Hex(JsonNode node) {
     CanonicalSink out = new CanonicalSink(sha256());
-    new Walk(out, null, false).write(node);
+    new CanonicalWalk(out, null, false).write(node);
     return HexFormat.of().formatHex(out.digest());
   }
 
@@ -118,7 +80,7 @@ public final class CanonicalWriter {
    */
   public static Digest digestWithout(ObjectNode object, String skipKey) {
     CanonicalSink out = new CanonicalSink(sha256());
-    new Walk(out, null, false).writeObject(object, skipKey);
+    new CanonicalWalk(out, null, false).writeObject(object, skipKey);
     return Digest.of("sha256:" + HexFormat.of().formatHex(out.digest()));
   }
 
@@ -133,7 +95,7 @@ public final class CanonicalWriter {
   public static Copy copyAndDigest(
       ObjectNode object, String skipKey, @Nullable NumberObserver observer) {
     CanonicalSink out = new CanonicalSink(sha256());
-    Walk walk = new Walk(out, observer, true);
+    CanonicalWalk walk = new CanonicalWalk(out, observer, true);
     ObjectNode copy = (ObjectNode) walk.writeObject(object, skipKey);
     Digest digest = Digest.of("sha256:" + HexFormat.of().formatHex(out.digest()));
     return new Copy(copy, digest, walk.bound);
@@ -147,7 +109,7 @@ public final class CanonicalWriter {
     if (node.isObject()) {
       long n = 2 + Math.max(0, node.size() - 1);
       for (Map.Entry<String, JsonNode> e : node.properties()) {
-        n += stringBound(e.getKey()) + 1 + compactBound(e.getValue());
+        n += CanonicalWalk.stringBound(e.getKey()) + 1 + compactBound(e.getValue());
       }
       return n;
     }
@@ -158,32 +120,7 @@ public final class CanonicalWriter {
       }
       return n;
     }
-    return scalarBound(node);
-  }
-
-  private static long stringBound(String s) {
-    return 2 + 6L * s.length();
-  }
-
-  /** Longest compact text of a scalar node: see {@link Copy#compactBound}. */
-  private static long scalarBound(JsonNode node) {
-    if (node.isString()) {
-      return stringBound(node.asString());
-    }
-    if (node.isNumber()) {
-      if (node.isBigDecimal()) {
-        // BigDecimal.toString: sign, digits, point, "0.00000" or "E+" and up to 10 exponent digits
-        return node.decimalValue().precision() + 20L;
-      }
-      if (node.isBigInteger()) {
-        return node.bigIntegerValue().bitLength() / 3 + 3L;
-      }
-      return 26; // long: 20, Double.toString: 24, Float.toString: 15
-    }
-    if (node.isBoolean() || node.isNull()) {
-      return 5;
-    }
-    return Long.MAX_VALUE / 4; // not JSON: the exact check decides
+    return CanonicalWalk.scalarBound(node);
   }
 
   /** A fresh SHA-256, cloned from {@link #SHA256} when it can be (cheaper than a lookup). */
@@ -213,304 +150,6 @@ public final class CanonicalWriter {
       return prototype;
     } catch (CloneNotSupportedException e) {
       return null;
-    }
-  }
-
-  /** One walk: writes canonically, optionally copies and bounds the compact length. */
-  private static final class Walk {
-    private final CanonicalSink out;
-    private final @Nullable NumberObserver observer;
-    private final boolean copy;
-    long bound;
-    // The keys and permutation of the last object whose keys needed sorting.
-    private String @Nullable [] lastKeys;
-    private int @Nullable [] lastOrder;
-
-    Walk(CanonicalSink out, @Nullable NumberObserver observer, boolean copy) {
-      this.out = out;
-      this.observer = observer;
-      this.copy = copy;
-    }
-
-    /** Writes {@code node}; returns its copy when copying, else {@code node}. */
-    JsonNode write(JsonNode node) {
-      // The common node classes first, by type test instead of a virtual call each.
-      if (node instanceof StringNode) {
-        String s = node.asString();
-        writeString(s);
-        bound += stringBound(s);
-        return node;
-      }
-      if (node instanceof ObjectNode) {
-        return writeObject(node, null);
-      }
-      if (node instanceof ArrayNode) {
-        return writeArray(node);
-      }
-      switch (node.getNodeType()) {
-        case OBJECT -> {
-          return writeObject(node, null);
-        }
-        case ARRAY -> {
-          return writeArray(node);
-        }
-        case STRING -> {
-          String s = node.asString();
-          writeString(s);
-          bound += stringBound(s);
-        }
-        case NUMBER -> writeNumber(node);
-        case BOOLEAN -> {
-          out.put(node.booleanValue() ? TRUE : FALSE);
-          bound += 5;
-        }
-        case NULL -> {
-          out.put(NULL);
-          bound += 4;
-        }
-        default ->
-            throw new InvalidValueException(
-                "canonical JSON value", String.valueOf(node.getNodeType()), "is not a JSON value");
-      }
-      return node;
-    }
-
-    private JsonNode writeArray(JsonNode node) {
-      int size = node.size();
-      List<JsonNode> copies = copy ? new ArrayList<>(Math.max(4, size)) : null;
-      bound += 2 + Math.max(0, size - 1);
-      out.put('[');
-      for (int i = 0; i < size; i++) {
-        if (i > 0) {
-          out.put(',');
-        }
-        JsonNode c = write(node.get(i));
-        if (copies != null) {
-          copies.add(c);
-        }
-      }
-      out.put(']');
-      return copies == null ? node : new ArrayNode(NODES, copies);
-    }
-
-    /** Writes an object, leaving out the key {@code skipKey} if it is not null. */
-    JsonNode writeObject(JsonNode node, @Nullable String skipKey) {
-      int capacity = node.size();
-      String[] keys = new String[capacity];
-      JsonNode[] values = new JsonNode[capacity];
-      int n = 0;
-      for (Map.Entry<String, JsonNode> e : node.properties()) {
-        String key = e.getKey();
-        if (skipKey != null && skipKey.equals(key)) {
-          continue;
-        }
-        keys[n] = key;
-        values[n] = e.getValue();
-        n++;
-      }
-      // order[j] is the insertion index of the j-th key in canonical order.
-      int[] order = canonicalOrder(keys, n);
-      JsonNode[] copies = copy ? new JsonNode[n] : null;
-      bound += 2 + Math.max(0, n - 1);
-      out.put('{');
-      for (int j = 0; j < n; j++) {
-        int i = order == null ? j : order[j];
-        if (j > 0) {
-          out.put(',');
-        }
-        writeString(keys[i]);
-        bound += stringBound(keys[i]) + 1;
-        out.put(':');
-        JsonNode c = write(values[i]);
-        if (copies != null) {
-          copies[i] = c;
-        }
-      }
-      out.put('}');
-      if (copies == null) {
-        return node;
-      }
-      Map<String, JsonNode> children = new LinkedHashMap<>(Math.max(4, n * 4 / 3 + 1));
-      for (int i = 0; i < n; i++) {
-        children.put(keys[i], copies[i]);
-      }
-      return new ObjectNode(NODES, children);
-    }
-
-    /**
-     * Returns null when the first {@code n} keys are sorted by UTF-16 code units ({@link
-     * String#compareTo}, as RFC 8785 requires; keys are unique), else the sorting permutation. The
-     * last permutation computed is kept for the walk, with its keys: the objects of an array
-     * usually have the same keys in the same order, and equal key lists have the same permutation.
-     * Permutations are only read once returned.
-     */
-    private int @Nullable [] canonicalOrder(String[] keys, int n) {
-      int first = 1;
-      while (first < n && keys[first - 1].compareTo(keys[first]) < 0) {
-        first++;
-      }
-      if (first >= n) {
-        return null;
-      }
-      if (lastKeys != null && lastKeys.length >= n && lastOrder != null && lastOrder.length == n) {
-        String[] previous = lastKeys;
-        int i = 0;
-        while (i < n && previous[i].equals(keys[i])) {
-          i++;
-        }
-        if (i == n) {
-          return lastOrder;
-        }
-      }
-      int[] order = sortingPermutation(keys, n, first);
-      lastKeys = keys;
-      lastOrder = order;
-      return order;
-    }
-
-    /** The permutation that sorts the first {@code n} keys; those before {@code first} are. */
-    private static int[] sortingPermutation(String[] keys, int n, int first) {
-      int[] order = new int[n];
-      for (int i = 0; i < n; i++) {
-        order[i] = i;
-      }
-      if (n <= SMALL_OBJECT) {
-        for (int i = first; i < n; i++) {
-          int current = order[i];
-          String key = keys[current];
-          int j = i - 1;
-          while (j >= 0 && keys[order[j]].compareTo(key) > 0) {
-            order[j + 1] = order[j];
-            j--;
-          }
-          order[j + 1] = current;
-        }
-        return order;
-      }
-      Integer[] boxed = new Integer[n];
-      for (int i = 0; i < n; i++) {
-        boxed[i] = i;
-      }
-      Arrays.sort(boxed, (a, b) -> keys[a].compareTo(keys[b]));
-      for (int i = 0; i < n; i++) {
-        order[i] = boxed[i];
-      }
-      return order;
-    }
-
-    private void writeNumber(JsonNode node) {
-      if (node.isInt() || node.isLong()) {
-        // Every int and long node is integral; the range check and digits are those of format().
-        long v = node.longValue();
-        if (v >= -Es6Numbers.MAX_SAFE_MAGNITUDE && v <= Es6Numbers.MAX_SAFE_MAGNITUDE) {
-          out.putLong(v);
-          bound += 20;
-          return;
-        }
-      }
-      int start = Es6Numbers.write(node, out);
-      bound += scalarBound(node);
-      if (observer != null && !node.isIntegralNumber()) {
-        observer.number(
-            node, new String(out.bytes, start, out.size - start, StandardCharsets.ISO_8859_1));
-      }
-    }
-
-    /**
-     * Writes a JSON string with the minimal RFC 8785 escaping, as UTF-8, in one pass over its
-     * UTF-16 code units straight into the sink: no encoded copy of the string is made. Each code
-     * unit needs at most six bytes (a control's <code>&#92;u00hh</code> escape; a surrogate pair
-     * takes four for two units), so the pass runs in chunks of code units for which the sink has
-     * room. A lone surrogate throws the message of {@link #requireNoLoneSurrogate}, which names the
-     * first one in the string, as the JDK-encoder version did.
-     */
-    private void writeString(String s) {
-      CanonicalSink o = out;
-      int length = s.length();
-      o.put('"');
-      int i = 0;
-      while (i < length) {
-        int free = (o.bytes.length - o.size) / 6;
-        if (free == 0) {
-          o.room(6);
-          free = (o.bytes.length - o.size) / 6;
-        }
-        int end = Math.min(length, i + free);
-        byte[] b = o.bytes;
-        int p = o.size;
-        for (; i < end; i++) {
-          char c = s.charAt(i);
-          if (c < 0x80) {
-            if (ESCAPED[c]) {
-              p = escape(b, p, c);
-            } else {
-              b[p++] = (byte) c;
-            }
-          } else if (c < 0x800) {
-            b[p++] = (byte) (0xc0 | (c >> 6));
-            b[p++] = (byte) (0x80 | (c & 0x3f));
-          } else if (!Character.isSurrogate(c)) {
-            b[p++] = (byte) (0xe0 | (c >> 12));
-            b[p++] = (byte) (0x80 | ((c >> 6) & 0x3f));
-            b[p++] = (byte) (0x80 | (c & 0x3f));
-          } else {
-            char low = i + 1 < length ? s.charAt(i + 1) : 0;
-            if (!Character.isHighSurrogate(c) || !Character.isLowSurrogate(low)) {
-              requireNoLoneSurrogate(s);
-              throw new IllegalStateException("lone surrogate not found"); // unreachable
-            }
-            int cp = Character.toCodePoint(c, low);
-            b[p++] = (byte) (0xf0 | (cp >> 18));
-            b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
-            b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
-            b[p++] = (byte) (0x80 | (cp & 0x3f));
-            i++; // the low surrogate: four bytes for two units, within the six of the first
-          }
-        }
-        o.size = p;
-      }
-      o.put('"');
-    }
-
-    /** Writes the escape of an ASCII quote, backslash or control character at {@code p}. */
-    private static int escape(byte[] b, int p, char c) {
-      b[p++] = '\\';
-      switch (c) {
-        case '"' -> b[p++] = '"';
-        case '\\' -> b[p++] = '\\';
-        case '\b' -> b[p++] = 'b';
-        case '\f' -> b[p++] = 'f';
-        case '\n' -> b[p++] = 'n';
-        case '\r' -> b[p++] = 'r';
-        case '\t' -> b[p++] = 't';
-        default -> {
-          // RFC 8785 §3.2.2.2: any other control as a u00hh escape with lowercase hex.
-          b[p++] = 'u';
-          b[p++] = '0';
-          b[p++] = '0';
-          b[p++] = HEX[c >> 4];
-          b[p++] = HEX[c & 0xf];
-        }
-      }
-      return p;
-    }
-  }
-
-  private static void requireNoLoneSurrogate(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c)
-            && i + 1 < s.length()
-            && Character.isLowSurrogate(s.charAt(i + 1))) {
-          i++;
-        } else {
-          throw new InvalidValueException(
-              "canonical JSON string",
-              s,
-              String.format("contains a lone surrogate U+%04X at index %d", (int) c, i));
-        }
-      }
     }
   }
 }

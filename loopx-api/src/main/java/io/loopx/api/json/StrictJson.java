@@ -25,31 +25,17 @@ import tools.jackson.databind.node.ObjectNode;
  * Strict parsing of UTF-8 JSON bytes into Jackson trees, enforcing I-JSON (RFC 7493), and compact
  * re-serialisation.
  *
- * <p>{@link #parse} accepts exactly one JSON value (RFC 8259), optionally surrounded by JSON
- * whitespace, and rejects with an {@link InvalidJsonException} naming the {@link Reason}:
+ * <pre>{@code
+ * ObjectNode request = StrictJson.parseObject(bytes); // InvalidJsonException names the Reason
+ * byte[] compact = StrictJson.toCompactBytes(request);
+ * }</pre>
  *
- * <ul>
- *   <li>{@link Reason#EMPTY}: no bytes or only whitespace;
- *   <li>{@link Reason#INVALID_UTF8}: the bytes are not well-formed UTF-8 (checked before parsing,
- *       so UTF-16 or UTF-32 input is never guessed; a byte order mark is not skipped and makes the
- *       text {@link Reason#MALFORMED});
- *   <li>{@link Reason#MALFORMED}: anything that is not RFC 8259 JSON (comments, single quotes,
- *       {@code NaN}, leading zeros, raw control characters in strings, ...) or that exceeds
- *       Jackson's default stream limits (nesting depth, number length);
- *   <li>{@link Reason#TRAILING_DATA}: anything but whitespace after the first complete value;
- *   <li>{@link Reason#DUPLICATE_KEY}, {@link Reason#LONE_SURROGATE} (in keys and strings, also via
- *       escapes) and {@link Reason#INTEGER_OUT_OF_RANGE} (integer literals beyond ±2<sup>53</sup>):
- *       the I-JSON rules.
- * </ul>
- *
- * <p>Number model: integer literals become int or long nodes; literals with a fraction or an
- * exponent become {@link BigDecimal} nodes holding the value as written (not rounded to a double),
- * so {@link #toCompactBytes} passes them on as non-integer literals of the same value ({@code 4.50}
- * stays {@code 4.50}, {@code 1e400} becomes {@code 1E+400}, {@code 8E0} becomes {@code 8.0}).
- * {@link CanonicalJson} converts them to the nearest double; one beyond the double range (such as
- * {@code 1e400}) parses but cannot be canonicalised.
- *
- * <p>Stateless and thread-safe; one immutable Jackson mapper is shared.
+ * <p>{@link #parse} accepts exactly one RFC 8259 value, optionally surrounded by whitespace; the
+ * bytes must be well-formed UTF-8 (never guessed, no byte order mark), with no duplicate key, lone
+ * surrogate or integer beyond ±2<sup>53</sup>: each refusal is a {@link Reason}. Literals with a
+ * fraction or an exponent become {@link BigDecimal} nodes holding the value as written ({@code
+ * 4.50} stays {@code 4.50}); {@link CanonicalJson} converts them to the nearest double. The rules
+ * are in docs/contract/grammars.md#strict-json. Stateless and thread-safe.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public final class StrictJson {

@@ -18,30 +18,20 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Runs the protocol of a standalone {@code java_main} provider (docs/contract/run.md) around a
- * {@link ProviderHandler}:
+ * Runs the protocol of a {@code java_main} provider (docs/contract/run.md#provider-protocol) around
+ * a {@link ProviderHandler}: the doctor probe ({@value #DOCTOR_FLAG}), one request read from stdin
+ * and answered on stdout, or a warm worker ({@value #WORKER_FLAG}, {@link #serveWorker},
+ * docs/contract/worker.md).
  *
- * <ul>
- *   <li>When the arguments contain {@value #DOCTOR_FLAG}, it calls {@link ProviderHandler#doctor()}
- *       and exits 0 (1 if the doctor throws). It reads no stdin, writes nothing to stdout and
- *       creates no file.
- *   <li>Otherwise it reads stdin to its end (at most {@value #MAX_REQUEST_BYTES} bytes), parses it
- *       with {@link StrictJson#parseObject} (strict UTF-8, one I-JSON object), calls {@link
- *       ProviderHandler#handle} and writes the response as one compact JSON object followed by
- *       {@code \n} to stdout, in UTF-8 whatever the default charset. The exit code is 0 when the
- *       response holds {@code "ok": true}, else 1.
- *   <li>When the arguments contain {@value #WORKER_FLAG} (the default {@code runtime.worker.args}),
- *       it runs as a warm worker ({@link #serveWorker}, docs/contract/ worker.md) with the protocol
- *       named by {@value #WORKER_PROTOCOL_VARIABLE}, which the host sets when it starts a worker.
- *   <li>When the request cannot be read (too large, not UTF-8, not JSON, not an object, empty) or
- *       the handler throws, stdout gets exactly one object {@code {"ok":false,"schema_version":
- *       <the handler's responseSchemaVersion()>,"error":<message>}} and the exit code is 1. The
- *       message is that of a {@link LoopxException} (such as {@link ProviderException}), or the
- *       type and message of any other exception, cut to {@value #MAX_ERROR_CHARS} characters. Stack
- *       traces go to stderr, and only for exceptions that are not a {@code LoopxException}.
- * </ul>
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *   ProviderMain.run(args, new MyProvider()); // exits with the protocol's exit code
+ * }
+ * }</pre>
  *
- * <p>Stateless and thread-safe.
+ * <p>A request that cannot be read, or a handler that throws, is answered with exactly one {@code
+ * {"ok":false,...}} object and exit code 1; what each mode reads, writes and exits with is in
+ * docs/run.md#providermain-for-java-providers. Stateless and thread-safe.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public final class ProviderMain {

@@ -9,26 +9,19 @@ import org.apiguardian.api.API;
  * The provider-bound, write-only surface through which one {@link BuiltinContribution} registers
  * its capabilities and in-process implementations during a registry assembly.
  *
+ * <pre>{@code
+ * public void register(RegistrationContext context) {
+ *   context.addCapability(notesCapability);
+ *   context.addImplementation(CapabilityId.of("notes"), ProtocolId.of("notes_v0"), notesHandler);
+ * }
+ * }</pre>
+ *
  * <p><b>Implemented by LoopX</b>, never by hosts or extension authors; LoopX may add methods to it
- * in any release. The provider identity is fixed when the assembly creates the context: every write
- * is attributed to that provider, and a context kept by a contribution can never act for another
- * provider. The context exposes writes only, no reads of the registry.
- *
- * <p>Rules (violations throw {@link io.loopx.api.LoopxException}):
- *
- * <ul>
- *   <li>A key claimed by another provider fails with {@code CATALOG_CONFLICT}, even when the value
- *       is equal; the message names both providers.
- *   <li>An identical repeat by the same provider is a no-op; a different value for the same key
- *       fails with {@code CATALOG_CONFLICT}.
- *   <li>A write after the contribution's {@link BuiltinContribution#register} call returned, or
- *       after the assembly was sealed or discarded, fails with {@code REGISTRY_SEALED}.
- * </ul>
- *
- * <p>A failed write also fails the whole assembly, even if the contribution catches the exception.
- *
- * <p><b>Thread safety:</b> writes are serialised internally, but a contribution should register
- * from the thread that called {@code register}. <b>Nulls:</b> no argument may be null.
+ * in any release. Every write is attributed to the provider fixed when the assembly created the
+ * context. A key claimed by another provider, or the same key with another value, fails with {@code
+ * CATALOG_CONFLICT}; an identical repeat is a no-op; a write after {@code register} returned fails
+ * with {@code REGISTRY_SEALED}; a failed write fails the whole assembly
+ * (docs/contract/registry.md). Register from the calling thread; no argument may be null.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public interface RegistrationContext {

@@ -17,9 +17,9 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Receipt of a governed capability dispatch ({@code loopx_capability_dispatch_v0}). In a preview
- * the status is {@code ready} and nothing ran; executed, the status, failure kind, exit code and
- * provider result are classified as for a managed run (an in-process built-in has no exit code).
+ * Receipt of a governed capability dispatch ({@code loopx_capability_dispatch_v0},
+ * docs/contract/dispatch.md). In a preview the status is {@code ready} and nothing ran; executed,
+ * the outcome is classified as for a managed run (an in-process built-in has no exit code).
  *
  * @param capabilityId the capability
  * @param protocol the protocol
@@ -28,14 +28,11 @@ import tools.jackson.databind.node.ObjectNode;
  * @param revision the provider's revision bound into the envelope
  * @param dryRun whether this was a preview
  * @param outcome what the provider did (for a preview: nothing ran, status {@code ready})
- * @param containment how the provider's processes were contained ({@code containment}); empty
- *     ({@code null}) for a preview, an in-process built-in, and a host {@link
- *     io.loopx.runtime.process.ProcessLauncher} that does not say
+ * @param containment how the provider's processes were contained ({@code containment}); empty for a
+ *     preview, an in-process built-in, and a host launcher that does not say
  * @param memoryLimitBytes the memory limit that applied to the provider's processes in bytes
- *     ({@code memory_limit_bytes}, docs/contract/run.md#memory-limit); empty ({@code null}) for a
- *     preview, an in-process built-in, and when no limit applied (no writable memory controller, or
- *     a host launcher that does not {@linkplain
- *     io.loopx.runtime.process.ProcessLauncher#limitsMemory() limit memory})
+ *     ({@code memory_limit_bytes}, docs/contract/run.md#memory-limit); empty for a preview, an
+ *     in-process built-in, and when no limit applied
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record DispatchReceipt(

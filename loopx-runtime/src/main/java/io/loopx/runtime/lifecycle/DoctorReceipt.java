@@ -12,8 +12,9 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The doctor receipt ({@code loopx_extension_doctor_v0}, the "doctor packet" of the contract) of
- * one extension revision. It also appears inside lifecycle receipts.
+ * The doctor receipt ({@code loopx_extension_doctor_v0}, the "doctor packet" of
+ * docs/contract/doctor.md) of one extension revision. It also appears inside lifecycle receipts.
+ * Each optional component is {@code null} on the wire when empty.
  *
  * @param extensionId the extension
  * @param version the revision's version text
@@ -22,24 +23,17 @@ import tools.jackson.databind.node.ObjectNode;
  * @param verified an executed probe succeeded
  * @param entrypointIdentity the verified identity (present only when verified)
  * @param probedEntrypointIdentity the identity resolved before probing (also in a preview)
- * @param failure the failure kind, where the doctor ladder names one (docs/contract/doctor.md)
- * @param containment how the probe's processes were contained ({@code containment}); empty ({@code
- *     null}) when no probe ran, and for a host {@link io.loopx.runtime.process.ProcessLauncher}
- *     that does not say
- * @param exitCode the probe's own exit status ({@code exit_code}; 128+n when a signal n it did not
- *     get from LoopX ended it); empty ({@code null}) when no probe ran or it did not exit by itself
- *     (timeout, output cap, not started)
- * @param stderrTail the last at most 4,096 bytes the probe wrote to stderr ({@code stderr_tail},
- *     see {@link io.loopx.runtime.run.ProviderOutcome#stderrTail()}); empty ({@code null}) when it
- *     wrote nothing, no probe ran or the host turned it off
- * @param entrypointLookup what was looked up where ({@code entrypoint_lookup}); present exactly
- *     when the status is {@link DoctorStatus#ENTRYPOINT_MISSING}
- * @param memoryLimitBytes the memory limit that applied to the probe's processes in bytes ({@code
- *     memory_limit_bytes}, docs/contract/run.md#memory-limit); empty ({@code null}) when no probe
- *     ran or no limit applied (no writable memory controller, or a host launcher that does not
- *     {@linkplain io.loopx.runtime.process.ProcessLauncher#limitsMemory() limit memory})
- * @param handshakeLine the start of the line a worker wrote instead of its handshake ({@code
- *     handshake_line}, see {@link #handshakeLine()}); empty ({@code null}) otherwise
+ * @param failure the failure kind, where the doctor ladder names one
+ * @param containment how the probe's processes were contained; empty when no probe ran or the
+ *     host's launcher does not say
+ * @param exitCode the probe's own exit status; empty when no probe ran or it did not exit by itself
+ * @param stderrTail the last at most 4,096 bytes the probe wrote to stderr; empty when none
+ * @param entrypointLookup what was looked up where; present exactly for {@link
+ *     DoctorStatus#ENTRYPOINT_MISSING}
+ * @param memoryLimitBytes the memory limit that applied to the probe's processes in bytes; empty
+ *     when no probe ran or no limit applied
+ * @param handshakeLine the start of the line a worker wrote instead of its handshake ({@link
+ *     #handshakeLine()}); empty otherwise
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record DoctorReceipt(

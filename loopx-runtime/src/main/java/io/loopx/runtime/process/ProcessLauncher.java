@@ -7,22 +7,18 @@ import org.apiguardian.api.API;
  * Starts one process with a fixed argv, environment and working directory, feeds it bounded stdin,
  * captures bounded stdout and stderr, and returns only when nothing of the process remains.
  *
- * <p>Implemented by LoopX ({@code OsProcessLauncher} for operating-system processes) and by the
- * testkit (scripted processes). Hosts may supply their own implementation, for example one that
- * starts providers in a sandbox, as long as it keeps this contract:
+ * <pre>{@code
+ * Loopx loopx = Loopx.builder().runtimeRoot(root).processLauncher(mySandboxLauncher).build();
+ * }</pre>
  *
- * <ul>
- *   <li>{@link #launch} never throws for anything that goes wrong with the process itself: a
- *       process that cannot be started is the {@link LaunchOutcome#NOT_STARTED} result;
- *   <li>it blocks the calling thread at most for the request's timeout plus a bounded termination
- *       and drain time, and is not interruptible (an interrupt is remembered and re-asserted when
- *       the call returns);
- *   <li>when it returns, the process and every descendant it can reach are terminated, and each
- *       captured stream holds at most its limit plus one byte;
- *   <li>implementations are immutable and safe to call from many threads at once.
- * </ul>
- *
- * <p>Because hosts and the testkit implement it, this interface only grows through default methods.
+ * <p>Implemented by LoopX ({@code OsProcessLauncher}), by the testkit (scripted processes) and by
+ * hosts (for example one that starts providers in a sandbox), which must keep this contract: {@link
+ * #launch} never throws for what goes wrong with the process itself (a process that cannot be
+ * started is {@link LaunchOutcome#NOT_STARTED}); it blocks at most for the request's timeout plus a
+ * bounded termination and drain time and is not interruptible (an interrupt is re-asserted when the
+ * call returns); on return the process and every descendant it can reach are terminated and each
+ * captured stream holds at most its limit plus one byte; it is immutable and thread-safe. Because
+ * hosts implement it, this interface only grows through default methods.
  */
 @FunctionalInterface
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")

@@ -6,7 +6,6 @@ import io.loopx.api.ProtocolId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.process.Containment;
-import io.loopx.runtime.process.LaunchRequest;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -15,36 +14,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Receipt of a managed run of a standalone extension ({@value #SCHEMA_VERSION},
- * docs/contract/run.md).
- *
- * <p>JSON keys, always all present ({@code null} where they do not apply): {@code ok,
- * schema_version, operation ("run"), extension_id, provider_version, revision, protocol, dry_run,
- * executed, status, failure_kind, exit_code, provider_result, stderr_tail, input_schema_version,
- * containment, memory_limit_bytes}.
- *
- * <p>An executed run's {@link #outcome} is classified, first match wins:
- *
- * <ol>
- *   <li>could not start: {@code provider_failed} / {@code execution_failed};
- *   <li>timeout: {@code provider_failed} / {@code timeout};
- *   <li>stdout over the cap: {@code invalid_provider_output} / {@code response_too_large};
- *   <li>stderr over the cap: {@code provider_failed} / {@code stderr_too_large};
- *   <li>stdout not exactly one strict JSON object (invalid UTF-8, not JSON, not an object, empty,
- *       trailing data, an I-JSON violation; whitespace around it is allowed): {@code
- *       invalid_provider_output} / {@code response_not_json_object};
- *   <li>exit status not 0, or the object's {@code ok} is the JSON boolean {@code false}: {@code
- *       provider_failed}, no failure kind;
- *   <li>otherwise {@code succeeded}.
- * </ol>
- *
- * <p>{@code exit_code} is the provider's own exit status when it exited by itself (128+n when a
- * signal n that LoopX did not send killed it) and {@code null} otherwise. {@code provider_result}
- * is the parsed stdout whenever it was exactly one JSON object and was not cut at the cap ({@link
- * LaunchRequest#DEFAULT_OUTPUT_LIMIT} bytes per stream), whatever the status. {@code ok} is true
- * only for {@code succeeded} and for a preview.
- *
- * <p>Immutable.
+ * Receipt of a managed run of a standalone extension ({@value #SCHEMA_VERSION}). Its JSON keys
+ * (always all present, {@code null} where they do not apply), the first-match classification of its
+ * {@link #outcome} and its exit code are in docs/contract/run.md ("Run receipt", "Outcome list",
+ * "Exit code"). Immutable.
  *
  * @param extensionId the extension that was run
  * @param providerVersion the active revision's manifest {@code version}
@@ -53,13 +26,11 @@ import tools.jackson.databind.node.ObjectNode;
  * @param dryRun whether this was a preview
  * @param outcome what the provider did (status {@link RunStatus#READY} exactly for a preview)
  * @param inputSchemaVersion the request's top-level {@code schema_version} when it is a string
- * @param containment how the provider's processes were contained ({@code containment}: {@code
- *     cgroup_v2}, {@code cgroup_v1} or {@code process_group}); empty ({@code null}) for a preview
- *     and when the host's {@link io.loopx.runtime.process.ProcessLauncher} does not say
+ * @param containment how the provider's processes were contained ({@code containment}); empty for a
+ *     preview and when the host's {@link io.loopx.runtime.process.ProcessLauncher} does not say
  * @param memoryLimitBytes the memory limit that applied to the provider's processes in bytes
- *     ({@code memory_limit_bytes}, docs/contract/run.md#memory-limit); empty ({@code null}) for a
- *     preview and when no limit applied (no writable memory controller, or a host launcher that
- *     does not {@linkplain io.loopx.runtime.process.ProcessLauncher#limitsMemory() limit memory})
+ *     ({@code memory_limit_bytes}, docs/contract/run.md#memory-limit); empty for a preview and when
+ *     no limit applied
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public record RunReceipt(

@@ -5,18 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
-import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
-import io.loopx.api.provider.ProviderMain;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.runtime.internal.conformance.EnvelopeMutations;
 import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunStatus;
@@ -35,51 +32,29 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The provider contract kit: extend this class in a JUnit 5 test, implement {@link #manifest()} and
- * {@link #validRequest()}, and the inherited tests check, with the real runtime ({@code Loopx} on a
- * temporary runtime root, real processes through {@code OsProcessLauncher}), that the provider
- * keeps the LoopX provider protocol (docs/contract/run.md, §8):
+ * {@link #validRequest()}, and the inherited tests check, with the real runtime on a temporary
+ * runtime root and real processes, that the provider keeps the LoopX provider protocol
+ * (docs/contract/run.md#provider-protocol): its doctor, its refusal of malformed requests, its
+ * answer to the valid one, and, where they apply, its envelope check and its worker's frame
+ * protocol. What each check sends and expects is in docs/testkit.md#the-checks.
  *
- * <ul>
- *   <li>{@link #doctorExitsZeroTwiceAndLeavesNoTrace}: install probes the doctor and {@code doctor
- *       --execute} probes it again, both {@code ready}, with {@code HOME} pointing at an empty
- *       temporary directory; a direct probe in an empty temporary working directory exits 0; none
- *       of them creates a file in either directory;
- *   <li>{@link #malformedRequestsAreRefused}: every {@link MalformedRequest} gets a non-zero exit
- *       and exactly one JSON object with {@code "ok": false}, or, for the inputs LoopX itself
- *       refuses, LoopX's {@code request_invalid} <em>and</em> that refusal from the provider when
- *       sent the input directly;
- *   <li>{@link #validRequestGetsExactlyOneJsonObject}: the valid request {@code succeeded}: exit 0
- *       and stdout exactly one JSON object within the 1,000,000-byte limit;
- *   <li>{@link #everySingleFieldEnvelopeMutationIsRejected} (effectful providers only, see {@link
- *       #envelopeBinding()}): the request bound with {@link EnvelopeBinding#bind} succeeds when
- *       launched directly with the argv and environment LoopX uses, and each single-field mutation
- *       of its envelope (schema version, action, scope widened or changed, extension id, revision,
- *       request digest, a field removed or added, the request changed after binding, the envelope
- *       removed) gets a non-zero exit and {@code "ok": false};
- *   <li>{@link #workerKeepsTheFrameProtocol} (providers whose manifest declares {@code
- *       [runtime.worker]} only): the worker, a real process, writes the handshake, answers each
- *       framed request with exactly one response frame carrying its id, verifies each request's own
- *       envelope (a mutated one is answered {@code "ok": false}, the next valid one succeeds), and
- *       exits 0 at the end of its stdin.
- * </ul>
+ * <pre>{@code
+ * class MyProviderContractTest extends ProviderContractTest {
+ *   protected Path manifest() { return Path.of("extension.toml"); }
+ *   protected ObjectNode validRequest() {
+ *     return JsonNodeFactory.instance.objectNode().put("schema_version", "my_request_v0");
+ *   }
+ * }
+ * }</pre>
  *
- * <p>A standalone provider is driven through {@code Loopx.run}; an effectful one through {@code
- * Loopx.dispatch} with the binding (the domain policy allows everything: the kit tests the
- * provider, not a policy). Each test installs into its own temporary runtime root, so tests are
- * independent and may run in any order. Generated values (extra keys, mutated envelope fields) come
- * from a {@link Random} seeded with {@link #seed()}, so a failure reproduces.
- *
- * <p>The test methods are public so that a subclass in any package or module can run them; JUnit
- * needs the subclass's own package open to it, as for any test class.
- *
- * <p>Implemented (extended) by extension authors. New checks may be added in later versions; new
- * hooks only ever get defaults.
+ * <p>Each test installs into its own temporary runtime root, so tests are independent; generated
+ * values come from a {@link Random} seeded with {@link #seed()}, so a failure reproduces. The test
+ * methods are public so that a subclass in any package or module can run them. Implemented
+ * (extended) by extension authors; new hooks only ever get defaults.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public abstract class ProviderContractTest {
@@ -192,60 +167,17 @@ public abstract class ProviderContractTest {
             .isTrue();
         LaunchResult direct = h.direct(List.of(), request);
         softly
-            .assertThat(refusal(direct))
+            .assertThat(Refusals.refusal(direct))
             .as("%s sent directly: %s", m, ProviderHarness.describe(direct))
             .isEmpty();
         continue;
       }
       softly
-          .assertThat(refusal(outcome))
+          .assertThat(Refusals.refusal(outcome))
           .as("%s through LoopX: %s", m, ProviderHarness.describe(outcome))
           .isEmpty();
     }
     softly.assertAll();
-  }
-
-  /** Returns why {@code outcome} is not a proper refusal, or empty. */
-  private static Optional<String> refusal(ProviderOutcome outcome) {
-    if (outcome.status() != RunStatus.PROVIDER_FAILED) {
-      return Optional.of("status is " + outcome.status().wireName() + ", not provider_failed");
-    }
-    if (outcome.exitCode().isEmpty() || outcome.exitCode().getAsInt() == 0) {
-      return Optional.of("the provider did not exit by itself with a non-zero status");
-    }
-    if (outcome.providerResult().isEmpty()) {
-      return Optional.of("stdout was not exactly one JSON object");
-    }
-    return okFalse(outcome.providerResult().get());
-  }
-
-  /** Returns why {@code result} is not a proper refusal, or empty. */
-  private static Optional<String> refusal(LaunchResult result) {
-    if (result.outcome() != LaunchOutcome.EXITED) {
-      return Optional.of("the provider did not exit by itself: " + result.outcome());
-    }
-    if (result.exitedWithZero()) {
-      return Optional.of("the provider exited 0");
-    }
-    if (result.stdout().length > LaunchRequest.DEFAULT_OUTPUT_LIMIT) {
-      return Optional.of(
-          "stdout is over the " + LaunchRequest.DEFAULT_OUTPUT_LIMIT + "-byte limit");
-    }
-    ObjectNode object;
-    try {
-      object = StrictJson.parseObject(result.stdout());
-    } catch (InvalidJsonException e) {
-      return Optional.of("stdout is not exactly one JSON object: " + e.getMessage());
-    }
-    return okFalse(object);
-  }
-
-  private static Optional<String> okFalse(ObjectNode object) {
-    JsonNode ok = object.get("ok");
-    if (ok == null || !ok.isBoolean() || ok.booleanValue()) {
-      return Optional.of("the answer's `ok` is not the JSON boolean false");
-    }
-    return Optional.empty();
   }
 
   // ------------------------------------------------------------------ the valid request
@@ -301,7 +233,7 @@ public abstract class ProviderContractTest {
     for (EnvelopeMutations.Mutation m : EnvelopeMutations.of(bound, new Random(seed()))) {
       LaunchResult result = h.direct(List.of(), StrictJson.toCompactBytes(m.request()));
       softly
-          .assertThat(refusal(result))
+          .assertThat(Refusals.refusal(result))
           .as("envelope mutation \"%s\": %s", m.description(), ProviderHarness.describe(result))
           .isEmpty();
     }
@@ -369,40 +301,45 @@ public abstract class ProviderContractTest {
     Duration timeout = Duration.ofSeconds(spec.timeoutSeconds());
     SoftAssertions softly = new SoftAssertions();
     try (WorkerSession w = WorkerSession.start(h.workerCommand(worker), h.work, timeout)) {
-      checkHandshake(w, spec.protocol().value());
+      WorkerFrameChecks.checkHandshake(w, spec.protocol().value());
       int n = 0;
-      ObjectNode first = exchange(w, frameId(n++, random), bound);
+      ObjectNode first =
+          WorkerFrameChecks.exchange(w, WorkerFrameChecks.frameId(n++, random), bound);
       softly
-          .assertThat(okFalse(first))
+          .assertThat(Refusals.okFalse(first))
           .as("the valid request, framed, is not refused: %s", first)
           .isPresent();
       for (Refusable r : refusable) {
-        ObjectNode response = exchange(w, frameId(n++, random), r.request());
+        ObjectNode response =
+            WorkerFrameChecks.exchange(w, WorkerFrameChecks.frameId(n++, random), r.request());
         softly
-            .assertThat(okFalse(response))
+            .assertThat(Refusals.okFalse(response))
             .as("%s through the worker: %s", r.description(), response)
             .isEmpty();
-        ObjectNode again = exchange(w, frameId(n++, random), bound);
+        ObjectNode again =
+            WorkerFrameChecks.exchange(w, WorkerFrameChecks.frameId(n++, random), bound);
         softly
-            .assertThat(okFalse(again))
+            .assertThat(Refusals.okFalse(again))
             .as("the valid request right after %s is not refused: %s", r.description(), again)
             .isPresent();
       }
 
       Set<String> sent = new LinkedHashSet<>();
       for (int i = 0; i < WORKER_BURST; i++) {
-        String id = frameId(n++, random);
+        String id = WorkerFrameChecks.frameId(n++, random);
         sent.add(id);
-        w.send(frame(id, bound));
+        w.send(WorkerFrameChecks.frame(id, bound));
       }
       Set<String> answered = new LinkedHashSet<>();
       for (int i = 0; i < WORKER_BURST; i++) {
-        ObjectNode f = responseFrame(w, "response " + (i + 1) + " of a burst of " + WORKER_BURST);
+        ObjectNode f =
+            WorkerFrameChecks.responseFrame(
+                w, "response " + (i + 1) + " of a burst of " + WORKER_BURST);
         String id = f.get("id").stringValue();
         assertThat(sent).as("the id of a burst response").contains(id);
         assertThat(answered.add(id)).as("a second response to the request %s", id).isTrue();
         softly
-            .assertThat(okFalse((ObjectNode) f.get("response")))
+            .assertThat(Refusals.okFalse((ObjectNode) f.get("response")))
             .as("burst request %s is not refused: %s", id, f)
             .isPresent();
       }
@@ -420,103 +357,5 @@ public abstract class ProviderContractTest {
           .hasValue(0);
     }
     softly.assertAll();
-  }
-
-  private static void checkHandshake(WorkerSession w, String protocol) {
-    WorkerSession.Line line =
-        w.nextLine("the handshake")
-            .orElseThrow(
-                () -> new AssertionError("the worker ended without a handshake" + w.describe()));
-    ObjectNode handshake = parseLine(line, "the handshake", w);
-    List<String> keys = new ArrayList<>();
-    handshake.propertyNames().forEach(keys::add);
-    assertThat(keys)
-        .as("the keys of the handshake %s", line.text())
-        .containsExactlyInAnyOrder("schema_version", "protocol", "pid");
-    assertThat(
-            handshake.get("schema_version").isString()
-                && handshake
-                    .get("schema_version")
-                    .stringValue()
-                    .equals(ProviderMain.WORKER_HANDSHAKE_SCHEMA))
-        .as(
-            "the handshake's schema_version is %s: %s",
-            ProviderMain.WORKER_HANDSHAKE_SCHEMA, line.text())
-        .isTrue();
-    assertThat(
-            handshake.get("protocol").isString()
-                && handshake.get("protocol").stringValue().equals(protocol))
-        .as("the handshake's protocol is the runtime's, %s: %s", protocol, line.text())
-        .isTrue();
-    assertThat(handshake.get("pid").isIntegralNumber())
-        .as("the handshake's pid is an integer: %s", line.text())
-        .isTrue();
-  }
-
-  /** Sends one request frame and returns the response of the one frame that must answer it. */
-  private static ObjectNode exchange(WorkerSession w, String id, ObjectNode request) {
-    w.send(frame(id, request));
-    ObjectNode f = responseFrame(w, "the response to " + id);
-    assertThat(f.get("id").stringValue())
-        .as("the id of the response to the only request in flight")
-        .isEqualTo(id);
-    return (ObjectNode) f.get("response");
-  }
-
-  /** Reads a line that must be a response frame: exactly a string id and an object response. */
-  private static ObjectNode responseFrame(WorkerSession w, String waitingFor) {
-    WorkerSession.Line line =
-        w.nextLine(waitingFor)
-            .orElseThrow(
-                () ->
-                    new AssertionError(
-                        "the worker's stdout ended while waiting for "
-                            + waitingFor
-                            + w.describe()));
-    ObjectNode f = parseLine(line, waitingFor, w);
-    List<String> keys = new ArrayList<>();
-    f.propertyNames().forEach(keys::add);
-    boolean frame =
-        keys.size() == 2
-            && f.get("id") != null
-            && f.get("id").isString()
-            && f.get("response") instanceof ObjectNode;
-    assertThat(frame)
-        .as(
-            "%s is exactly {\"id\":<string>,\"response\":<object>}: %s",
-            waitingFor, WorkerSession.preview(line.text()))
-        .isTrue();
-    return f;
-  }
-
-  private static ObjectNode parseLine(WorkerSession.Line line, String what, WorkerSession w) {
-    if (line.tooLong()) {
-      throw new AssertionError(
-          what + ": a stdout line over the " + ProviderMain.MAX_FRAME_BYTES + "-byte frame cap");
-    }
-    try {
-      return StrictJson.parseObject(line.bytes());
-    } catch (InvalidJsonException e) {
-      throw new AssertionError(
-          what
-              + " is not one JSON object ("
-              + e.getMessage()
-              + "): "
-              + WorkerSession.preview(line.text())
-              + w.describe(),
-          e);
-    }
-  }
-
-  private static byte[] frame(String id, ObjectNode request) {
-    ObjectNode f = JsonNodeFactory.instance.objectNode();
-    f.put("id", id);
-    f.set("request", request);
-    return StrictJson.toCompactBytes(f);
-  }
-
-  /** A fresh id: a counter and random hex, with a character JSON must escape every fifth time. */
-  private static String frameId(int n, Random random) {
-    return (n % 5 == 4 ? "q\"" : "r") + n + "-" + Long.toHexString(random.nextLong());
   }
 }

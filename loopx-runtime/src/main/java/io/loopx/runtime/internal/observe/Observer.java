@@ -3,11 +3,9 @@ package io.loopx.runtime.internal.observe;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
-import io.loopx.api.Revision;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
-import io.loopx.runtime.events.CallOutcome;
 import io.loopx.runtime.events.DispatchCompleted;
 import io.loopx.runtime.events.DoctorProgress;
 import io.loopx.runtime.events.DoctorResult;
@@ -18,7 +16,6 @@ import io.loopx.runtime.events.RunCompleted;
 import io.loopx.runtime.events.StoreConflict;
 import io.loopx.runtime.events.TransitionCause;
 import io.loopx.runtime.events.WorkerCrashed;
-import io.loopx.runtime.events.WorkerRetireReason;
 import io.loopx.runtime.events.WorkerRetired;
 import io.loopx.runtime.events.WorkerSpawned;
 import io.loopx.runtime.internal.worker.WorkerEvents;
@@ -29,27 +26,18 @@ import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.lifecycle.RollbackReceipt;
 import io.loopx.runtime.lifecycle.ToggleReceipt;
-import io.loopx.runtime.run.RunFailure;
 import io.loopx.runtime.run.RunReceipt;
-import io.loopx.runtime.run.RunStatus;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -59,35 +47,27 @@ import java.util.function.Supplier;
  * one {@link System.Logger} line per executed change and per failure, and the JFR events of its
  * writes, dispatches and runs.
  *
- * <p>Delivery: every batch of events takes a ticket; a write takes its ticket while it still holds
- * this observer's commit lock, right after the store returned, so tickets follow commit order.
- * Batches are delivered in ticket order on the thread that produced them, after the write and after
- * the state lock was released. Events of a write made by a listener (on the delivering thread) are
- * delivered by that thread once the current event is done, still in ticket order. Without listeners
- * nothing is locked or sequenced. Worker events are produced on the thread that started or ended
- * the worker ({@link #workerEvents}) and take their ticket like any other batch.
+ * <p>Delivery ({@link EventDelivery}): every batch of events takes a ticket; a write takes its
+ * ticket while it still holds this observer's commit lock, right after the store returned, so
+ * tickets follow commit order. Batches are delivered in ticket order on the thread that produced
+ * them, after the write and after the state lock was released. Calls are reported by {@link
+ * CallReporter}, workers' lives by {@link WorkerLife} on the thread that started or ended the
+ * worker; their batches take their ticket like any other.
  */
 public final class Observer {
   /** The logger name LoopX logs under. */
   public static final String LOGGER_NAME = "io.loopx";
 
-  private final List<LoopxListener> listeners;
   private final System.Logger log;
+  private final EventDelivery delivery;
+  private final CallReporter calls;
   private final ReentrantLock commitLock = new ReentrantLock();
-  private final AtomicLong tickets = new AtomicLong();
-  private final ReentrantLock turnLock = new ReentrantLock();
-  private final Condition turn = turnLock.newCondition();
-  private long nowServing; // guarded by turnLock
-  private final ThreadLocal<Deque<Batch>> nested = ThreadLocal.withInitial(ArrayDeque::new);
-  private final ThreadLocal<Boolean> delivering = ThreadLocal.withInitial(() -> false);
-  private final Set<LoopxListener> reported = ConcurrentHashMap.newKeySet();
-
-  private record Batch(long ticket, List<LoopxEvent> events) {}
 
   /** Creates an observer delivering to {@code listeners} and logging to {@code log}. */
   public Observer(List<LoopxListener> listeners, System.Logger log) {
-    this.listeners = List.copyOf(listeners);
     this.log = log;
+    this.delivery = new EventDelivery(listeners, log);
+    this.calls = new CallReporter(log, delivery);
   }
 
   /** Returns an observer without listeners that logs to {@link #LOGGER_NAME}. */
@@ -128,7 +108,7 @@ public final class Observer {
       Function<Supplier<ActivationState>, ActivationState> ordering) {
     JfrEvents.LifecycleWrite jfr = new JfrEvents.LifecycleWrite();
     jfr.begin();
-    boolean sequenced = !listeners.isEmpty();
+    boolean sequenced = delivery.sequenced();
     if (sequenced) {
       commitLock.lock();
     }
@@ -136,9 +116,9 @@ public final class Observer {
     long ticket;
     try {
       after = ordering.apply(() -> store.update(operation, changes));
-      ticket = sequenced ? tickets.getAndIncrement() : -1;
+      ticket = delivery.ticket();
     } catch (RuntimeException e) {
-      long failedTicket = sequenced ? tickets.getAndIncrement() : -1;
+      long failedTicket = delivery.ticket();
       unlock(sequenced);
       refused(jfr, operation, changes, e, failedTicket, before);
       throw e;
@@ -157,7 +137,8 @@ public final class Observer {
         log.log(Level.INFO, () -> line(t));
       }
     } finally {
-      deliver(ticket, events); // always: a ticket never delivered would stall every later one
+      delivery.deliver(
+          ticket, events); // always: a ticket never delivered would stall every later one
     }
     return after;
   }
@@ -182,7 +163,7 @@ public final class Observer {
     try {
       writeEvent(jfr, operation, changes, outcome);
     } finally {
-      deliver(ticket, events);
+      delivery.deliver(ticket, events);
     }
   }
 
@@ -323,10 +304,7 @@ public final class Observer {
 
   /** Delivers events that report no write (doctor results of a command that wrote nothing). */
   public void publish(List<LoopxEvent> events) {
-    if (listeners.isEmpty() || events.isEmpty()) {
-      return;
-    }
-    deliver(tickets.getAndIncrement(), events);
+    delivery.publish(events);
   }
 
   /** Reports that a doctor batch is about to probe extension {@code index} of {@code total}. */
@@ -349,7 +327,7 @@ public final class Observer {
                 + e.getMessage());
   }
 
-  private static boolean operational(ErrorKind kind) {
+  static boolean operational(ErrorKind kind) {
     return switch (kind) {
       case STATE_UNREADABLE, STATE_LOCKED, STATE_CONFLICT, IO_FAILED, ENVELOPE_MISMATCH -> true;
       default -> false;
@@ -361,320 +339,21 @@ public final class Observer {
   /** Measures and reports one dispatch: JFR, a log line, a {@link DispatchCompleted}. */
   public DispatchReceipt dispatch(
       DispatchRequest request, boolean preview, Supplier<DispatchReceipt> call) {
-    JfrEvents.Dispatch jfr = new JfrEvents.Dispatch();
-    jfr.begin();
-    long start = System.nanoTime();
-    DispatchReceipt receipt;
-    try {
-      receipt = call.get();
-    } catch (LoopxException e) {
-      CallOutcome outcome = CallOutcome.refused(e.kind());
-      dispatched(jfr, request, Optional.empty(), preview, start, outcome);
-      throw e;
-    }
-    dispatched(
-        jfr, request, Optional.of(receipt), preview, start, CallOutcome.of(receipt.outcome()));
-    return receipt;
-  }
-
-  private void dispatched(
-      JfrEvents.Dispatch jfr,
-      DispatchRequest request,
-      Optional<DispatchReceipt> receipt,
-      boolean preview,
-      long start,
-      CallOutcome outcome) {
-    Duration duration = Duration.ofNanos(System.nanoTime() - start);
-    jfr.end();
-    if (jfr.shouldCommit()) {
-      jfr.capability = request.capabilityId().value();
-      jfr.protocol = request.protocol().value();
-      jfr.action = request.action().value();
-      jfr.provider = receipt.map(r -> r.providerId().value()).orElse("");
-      jfr.revision = receipt.map(r -> r.revision().value()).orElse("");
-      jfr.preview = preview;
-      jfr.outcome = outcome.wireName();
-      jfr.commit();
-    }
-    DispatchCompleted event =
-        new DispatchCompleted(
-            request.capabilityId(),
-            request.protocol(),
-            request.action(),
-            receipt.map(DispatchReceipt::providerId),
-            receipt.map(DispatchReceipt::revision),
-            preview,
-            duration,
-            outcome);
-    callLine(
-        preview,
-        outcome,
-        () ->
-            "loopx: dispatch "
-                + request.capabilityId()
-                + " "
-                + request.action()
-                + event.providerId().map(p -> " by " + p).orElse("")
-                + (preview ? " preview" : "")
-                + ": "
-                + outcome.wireName()
-                + " in "
-                + duration.toMillis()
-                + " ms");
-    publish(List.of(event));
+    return calls.dispatch(request, preview, call);
   }
 
   /** Measures and reports one run: JFR, a log line, a {@link RunCompleted}. */
   public RunReceipt run(ExtensionId id, boolean preview, Supplier<RunReceipt> call) {
-    JfrEvents.Run jfr = new JfrEvents.Run();
-    jfr.begin();
-    long start = System.nanoTime();
-    RunReceipt receipt;
-    try {
-      receipt = call.get();
-    } catch (LoopxException e) {
-      ran(jfr, id, Optional.empty(), preview, start, CallOutcome.refused(e.kind()));
-      throw e;
-    }
-    ran(jfr, id, Optional.of(receipt), preview, start, CallOutcome.of(receipt.outcome()));
-    return receipt;
-  }
-
-  private void ran(
-      JfrEvents.Run jfr,
-      ExtensionId id,
-      Optional<RunReceipt> receipt,
-      boolean preview,
-      long start,
-      CallOutcome outcome) {
-    Duration duration = Duration.ofNanos(System.nanoTime() - start);
-    jfr.end();
-    if (jfr.shouldCommit()) {
-      jfr.extension = id.value();
-      jfr.revision = receipt.map(r -> r.revision().value()).orElse("");
-      jfr.preview = preview;
-      jfr.outcome = outcome.wireName();
-      jfr.commit();
-    }
-    RunCompleted event =
-        new RunCompleted(id, receipt.map(RunReceipt::revision), preview, duration, outcome);
-    callLine(
-        preview,
-        outcome,
-        () ->
-            "loopx: run "
-                + id
-                + (preview ? " preview" : "")
-                + ": "
-                + outcome.wireName()
-                + " in "
-                + duration.toMillis()
-                + " ms");
-    publish(List.of(event));
-  }
-
-  /**
-   * A call's line, by the one rule of docs/observing.md: a failure of the provider or its process
-   * (status {@code provider_failed} or {@code invalid_provider_output}, whatever its failure kind,
-   * an {@code ok:false} answer included) is WARNING; a call refused before a provider ran is INFO
-   * (WARNING for operational kinds); a success or a preview DEBUG. The line names ids and statuses,
-   * never the request or the response.
-   */
-  private void callLine(boolean preview, CallOutcome outcome, Supplier<String> line) {
-    Level level;
-    if (outcome.error().isPresent()) {
-      level = operational(outcome.error().get()) ? Level.WARNING : Level.INFO;
-    } else if (outcome.failure().isPresent()
-        || outcome
-            .status()
-            .filter(s -> s == RunStatus.PROVIDER_FAILED || s == RunStatus.INVALID_PROVIDER_OUTPUT)
-            .isPresent()) {
-      level = Level.WARNING;
-    } else {
-      level = Level.DEBUG;
-    }
-    if (preview && level != Level.WARNING) {
-      level = Level.DEBUG;
-    }
-    log.log(level, line);
+    return calls.run(id, preview, call);
   }
 
   // ------------------------------------------------------------------ workers
 
   /**
    * Returns the hook that reports every warm worker's life: a JFR event, a log line and a {@link
-   * WorkerSpawned}, {@link WorkerRetired} or {@link WorkerCrashed}, on the thread that started or
-   * ended the worker.
+   * WorkerSpawned}, {@link WorkerRetired} or {@link WorkerCrashed} ({@link WorkerLife}).
    */
   public WorkerEvents workerEvents() {
-    return WorkerLife::new;
-  }
-
-  /** One worker's life, from the moment its launch began. */
-  private final class WorkerLife implements WorkerEvents.Life {
-    private final ExtensionId id;
-    private final Revision revision;
-    private final long launched = System.nanoTime();
-    private final JfrEvents.WorkerSpawn spawn = new JfrEvents.WorkerSpawn();
-    private final JfrEvents.WorkerRetire retire = new JfrEvents.WorkerRetire();
-    private final JfrEvents.WorkerCrash crash = new JfrEvents.WorkerCrash();
-
-    WorkerLife(ExtensionId id, Revision revision) {
-      this.id = id;
-      this.revision = revision;
-      spawn.begin();
-      retire.begin();
-      crash.begin();
-    }
-
-    @Override
-    public void spawned(long pid) {
-      Duration took = since();
-      spawn.end();
-      if (spawn.shouldCommit()) {
-        spawn.extension = id.value();
-        spawn.revision = revision.value();
-        spawn.pid = pid;
-        spawn.commit();
-      }
-      log.log(Level.DEBUG, () -> worker(pid) + " spawned in " + took.toMillis() + " ms");
-      publish(List.of(new WorkerSpawned(id, revision, pid, took)));
-    }
-
-    @Override
-    public void retired(long pid, WorkerRetireReason reason, long served) {
-      Duration lifetime = since();
-      retire.end();
-      if (retire.shouldCommit()) {
-        retire.extension = id.value();
-        retire.revision = revision.value();
-        retire.pid = pid;
-        retire.reason = reason.wireName();
-        retire.served = served;
-        retire.commit();
-      }
-      Level level =
-          switch (reason) {
-            case IDLE, RECYCLED, LIFECYCLE, CLOSED -> Level.DEBUG;
-            case TIMEOUT, CANCELLED -> Level.INFO;
-            case MALFORMED_FRAME, UNKNOWN_RESPONSE, RESPONSE_TOO_LARGE -> Level.WARNING;
-          };
-      log.log(
-          level,
-          () ->
-              worker(pid)
-                  + " retired ("
-                  + reason.wireName()
-                  + ") after "
-                  + served
-                  + " requests in "
-                  + lifetime.toMillis()
-                  + " ms");
-      publish(List.of(new WorkerRetired(id, revision, pid, reason, served, lifetime)));
-    }
-
-    @Override
-    public void crashed(long pid, OptionalInt exitCode, RunFailure failure, long served) {
-      Duration lifetime = since();
-      crash.end();
-      if (crash.shouldCommit()) {
-        crash.extension = id.value();
-        crash.revision = revision.value();
-        crash.pid = pid;
-        crash.failure = failure.wireName();
-        crash.exitCode = exitCode.orElse(-1);
-        crash.served = served;
-        crash.commit();
-      }
-      log.log(
-          Level.WARNING,
-          () ->
-              worker(pid)
-                  + " crashed ("
-                  + failure.wireName()
-                  + (exitCode.isPresent() ? ", exit " + exitCode.getAsInt() : "")
-                  + ") after "
-                  + served
-                  + " requests in "
-                  + lifetime.toMillis()
-                  + " ms");
-      publish(List.of(new WorkerCrashed(id, revision, pid, exitCode, failure, served, lifetime)));
-    }
-
-    private Duration since() {
-      return Duration.ofNanos(System.nanoTime() - launched);
-    }
-
-    private String worker(long pid) {
-      return "loopx: worker " + id + " " + revision + " pid " + pid;
-    }
-  }
-
-  // ------------------------------------------------------------------ delivery
-
-  private void deliver(long ticket, List<LoopxEvent> events) {
-    if (ticket < 0) {
-      return;
-    }
-    Deque<Batch> mine = nested.get();
-    mine.add(new Batch(ticket, List.copyOf(events)));
-    if (delivering.get()) {
-      return; // a listener wrote: the outer delivery on this thread takes it in turn
-    }
-    delivering.set(true);
-    try {
-      while (!mine.isEmpty()) {
-        Batch b = mine.poll();
-        awaitTurn(b.ticket());
-        try {
-          b.events().forEach(this::toListeners);
-        } finally {
-          advance();
-        }
-      }
-    } finally {
-      delivering.set(false);
-    }
-  }
-
-  private void awaitTurn(long ticket) {
-    turnLock.lock();
-    try {
-      while (nowServing != ticket) {
-        turn.awaitUninterruptibly();
-      }
-    } finally {
-      turnLock.unlock();
-    }
-  }
-
-  private void advance() {
-    turnLock.lock();
-    try {
-      nowServing++;
-      turn.signalAll();
-    } finally {
-      turnLock.unlock();
-    }
-  }
-
-  @SuppressWarnings("IllegalCatch")
-  private void toListeners(LoopxEvent event) {
-    for (LoopxListener l : listeners) {
-      try {
-        l.onEvent(event);
-      } catch (RuntimeException e) {
-        if (reported.add(l)) {
-          log.log(
-              Level.WARNING,
-              "loopx: listener "
-                  + l.getClass().getName()
-                  + " threw on "
-                  + event.getClass().getSimpleName()
-                  + "; its later failures are not logged",
-              e);
-        }
-      }
-    }
+    return (id, revision) -> new WorkerLife(id, revision, log, delivery);
   }
 }

@@ -1,0 +1,172 @@
+package io.loopx.runtime.internal.observe;
+
+import io.loopx.api.ExtensionId;
+import io.loopx.api.LoopxException;
+import io.loopx.runtime.dispatch.DispatchReceipt;
+import io.loopx.runtime.dispatch.DispatchRequest;
+import io.loopx.runtime.events.CallOutcome;
+import io.loopx.runtime.events.DispatchCompleted;
+import io.loopx.runtime.events.RunCompleted;
+import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.run.RunStatus;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * How an {@link Observer} measures and reports one call (docs/observing.md): a JFR event, a log
+ * line at the level the call's outcome gives, and a {@link DispatchCompleted} or {@link
+ * RunCompleted}, also for a call refused before a provider ran.
+ */
+final class CallReporter {
+  private final System.Logger log;
+  private final EventDelivery delivery;
+
+  CallReporter(System.Logger log, EventDelivery delivery) {
+    this.log = log;
+    this.delivery = delivery;
+  }
+
+  /** Measures and reports one dispatch: JFR, a log line, a {@link DispatchCompleted}. */
+  DispatchReceipt dispatch(
+      DispatchRequest request, boolean preview, Supplier<DispatchReceipt> call) {
+    JfrEvents.Dispatch jfr = new JfrEvents.Dispatch();
+    jfr.begin();
+    long start = System.nanoTime();
+    DispatchReceipt receipt;
+    try {
+      receipt = call.get();
+    } catch (LoopxException e) {
+      CallOutcome outcome = CallOutcome.refused(e.kind());
+      dispatched(jfr, request, Optional.empty(), preview, start, outcome);
+      throw e;
+    }
+    dispatched(
+        jfr, request, Optional.of(receipt), preview, start, CallOutcome.of(receipt.outcome()));
+    return receipt;
+  }
+
+  private void dispatched(
+      JfrEvents.Dispatch jfr,
+      DispatchRequest request,
+      Optional<DispatchReceipt> receipt,
+      boolean preview,
+      long start,
+      CallOutcome outcome) {
+    Duration duration = Duration.ofNanos(System.nanoTime() - start);
+    jfr.end();
+    if (jfr.shouldCommit()) {
+      jfr.capability = request.capabilityId().value();
+      jfr.protocol = request.protocol().value();
+      jfr.action = request.action().value();
+      jfr.provider = receipt.map(r -> r.providerId().value()).orElse("");
+      jfr.revision = receipt.map(r -> r.revision().value()).orElse("");
+      jfr.preview = preview;
+      jfr.outcome = outcome.wireName();
+      jfr.commit();
+    }
+    DispatchCompleted event =
+        new DispatchCompleted(
+            request.capabilityId(),
+            request.protocol(),
+            request.action(),
+            receipt.map(DispatchReceipt::providerId),
+            receipt.map(DispatchReceipt::revision),
+            preview,
+            duration,
+            outcome);
+    callLine(
+        preview,
+        outcome,
+        () ->
+            "loopx: dispatch "
+                + request.capabilityId()
+                + " "
+                + request.action()
+                + event.providerId().map(p -> " by " + p).orElse("")
+                + (preview ? " preview" : "")
+                + ": "
+                + outcome.wireName()
+                + " in "
+                + duration.toMillis()
+                + " ms");
+    delivery.publish(List.of(event));
+  }
+
+  /** Measures and reports one run: JFR, a log line, a {@link RunCompleted}. */
+  RunReceipt run(ExtensionId id, boolean preview, Supplier<RunReceipt> call) {
+    JfrEvents.Run jfr = new JfrEvents.Run();
+    jfr.begin();
+    long start = System.nanoTime();
+    RunReceipt receipt;
+    try {
+      receipt = call.get();
+    } catch (LoopxException e) {
+      ran(jfr, id, Optional.empty(), preview, start, CallOutcome.refused(e.kind()));
+      throw e;
+    }
+    ran(jfr, id, Optional.of(receipt), preview, start, CallOutcome.of(receipt.outcome()));
+    return receipt;
+  }
+
+  private void ran(
+      JfrEvents.Run jfr,
+      ExtensionId id,
+      Optional<RunReceipt> receipt,
+      boolean preview,
+      long start,
+      CallOutcome outcome) {
+    Duration duration = Duration.ofNanos(System.nanoTime() - start);
+    jfr.end();
+    if (jfr.shouldCommit()) {
+      jfr.extension = id.value();
+      jfr.revision = receipt.map(r -> r.revision().value()).orElse("");
+      jfr.preview = preview;
+      jfr.outcome = outcome.wireName();
+      jfr.commit();
+    }
+    RunCompleted event =
+        new RunCompleted(id, receipt.map(RunReceipt::revision), preview, duration, outcome);
+    callLine(
+        preview,
+        outcome,
+        () ->
+            "loopx: run "
+                + id
+                + (preview ? " preview" : "")
+                + ": "
+                + outcome.wireName()
+                + " in "
+                + duration.toMillis()
+                + " ms");
+    delivery.publish(List.of(event));
+  }
+
+  /**
+   * A call's line, by the one rule of docs/observing.md: a failure of the provider or its process
+   * (status {@code provider_failed} or {@code invalid_provider_output}, whatever its failure kind,
+   * an {@code ok:false} answer included) is WARNING; a call refused before a provider ran is INFO
+   * (WARNING for operational kinds); a success or a preview DEBUG. The line names ids and statuses,
+   * never the request or the response.
+   */
+  private void callLine(boolean preview, CallOutcome outcome, Supplier<String> line) {
+    Level level;
+    if (outcome.error().isPresent()) {
+      level = Observer.operational(outcome.error().get()) ? Level.WARNING : Level.INFO;
+    } else if (outcome.failure().isPresent()
+        || outcome
+            .status()
+            .filter(s -> s == RunStatus.PROVIDER_FAILED || s == RunStatus.INVALID_PROVIDER_OUTPUT)
+            .isPresent()) {
+      level = Level.WARNING;
+    } else {
+      level = Level.DEBUG;
+    }
+    if (preview && level != Level.WARNING) {
+      level = Level.DEBUG;
+    }
+    log.log(level, line);
+  }
+}
