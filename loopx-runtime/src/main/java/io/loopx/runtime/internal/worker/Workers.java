@@ -9,19 +9,15 @@ import io.loopx.api.manifest.WorkerSpec;
 import io.loopx.runtime.events.WorkerRetireReason;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
-import io.loopx.runtime.internal.process.StderrTail;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunFailure;
-import io.loopx.runtime.run.RunStatus;
 import io.loopx.runtime.state.ActivationState;
-import io.loopx.runtime.state.ExtensionRecord;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -33,8 +29,6 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The warm workers of one {@code Loopx} (docs/contract/worker.md): one {@link WorkerPool} per
@@ -74,8 +68,7 @@ public final class Workers implements AutoCloseable {
             return t;
           });
   private final ReadWriteLock order = new ReentrantReadWriteLock();
-  private volatile @Nullable Supplier<ActivationState> watched;
-  private @Nullable ActivationState lastWatched; // only the reaper thread
+  private final StateWatch watch = new StateWatch();
   private volatile boolean closed;
   private volatile boolean reaping;
 
@@ -131,15 +124,10 @@ public final class Workers implements AutoCloseable {
     long deadline = System.nanoTime() + timeout.toNanos();
     if (timeout.isZero()) {
       // The caller's deadline is already past: nothing is started or sent (a warm worker stays).
-      return Optional.of(new Outcome(failed(RunFailure.TIMEOUT, null), false));
+      return Optional.of(
+          new Outcome(ReplyOutcomes.failed(RunFailure.TIMEOUT, null, keepStderr), false));
     }
-    Runnable gate =
-        () ->
-            whileNoCommit(
-                () -> {
-                  checked(key, check);
-                  return null;
-                });
+    Runnable gate = () -> whileNoCommit(() -> checked(key, check));
     StartHealth starts = health.computeIfAbsent(id, k -> new StartHealth());
     while (true) {
       if (closed) {
@@ -181,33 +169,15 @@ public final class Workers implements AutoCloseable {
         continue;
       }
       if (admission instanceof WorkerPool.Admission.Busy) {
-        throw new LoopxException(
-            ErrorKind.PROVIDER_BUSY,
-            "extension `"
-                + id
-                + "` has no free worker within "
-                + timeout.toMillis()
-                + " ms (max_processes "
-                + workerSpec.maxProcesses()
-                + ", max_in_flight "
-                + workerSpec.maxInFlight()
-                + ")");
+        throw busy(id, workerSpec, "has no free worker within " + timeout.toMillis() + " ms");
       }
       if (admission instanceof WorkerPool.Admission.Full full) {
-        throw new LoopxException(
-            ErrorKind.PROVIDER_BUSY,
-            "extension `"
-                + id
-                + "` already has "
-                + full.waiting()
-                + " requests waiting for a worker (max_processes "
-                + workerSpec.maxProcesses()
-                + ", max_in_flight "
-                + workerSpec.maxInFlight()
-                + ")");
+        throw busy(
+            id, workerSpec, "already has " + full.waiting() + " requests waiting for a worker");
       }
       if (admission instanceof WorkerPool.Admission.Refused refused) {
-        return Optional.of(outcome(refused.reply(), refused.stderr().orElse(new byte[0])));
+        return Optional.of(
+            ReplyOutcomes.of(refused.reply(), refused.stderr().orElse(new byte[0]), keepStderr));
       }
       Worker worker = ((WorkerPool.Admission.Admitted) admission).worker();
       try {
@@ -228,11 +198,25 @@ public final class Workers implements AutoCloseable {
             starts.failedStart();
           }
         }
-        return Optional.of(outcome(reply, worker.stderrTail()));
+        return Optional.of(ReplyOutcomes.of(reply, worker.stderrTail(), keepStderr));
       } finally {
         pool.release(worker);
       }
     }
+  }
+
+  private static LoopxException busy(ExtensionId id, WorkerSpec spec, String state) {
+    return new LoopxException(
+        ErrorKind.PROVIDER_BUSY,
+        "extension `"
+            + id
+            + "` "
+            + state
+            + " (max_processes "
+            + spec.maxProcesses()
+            + ", max_in_flight "
+            + spec.maxInFlight()
+            + ")");
   }
 
   /**
@@ -259,7 +243,7 @@ public final class Workers implements AutoCloseable {
   }
 
   /** Runs {@code check}; when it throws, retires the pool of {@code key}: it is no longer valid. */
-  private void checked(WorkerKey key, Runnable check) {
+  private @Nullable Void checked(WorkerKey key, Runnable check) {
     try {
       check.run();
     } catch (RuntimeException e) {
@@ -269,6 +253,7 @@ public final class Workers implements AutoCloseable {
       }
       throw e;
     }
+    return null;
   }
 
   /** Retires every pool of {@code id} (a lifecycle change: disable, upgrade, rollback, doctor). */
@@ -427,33 +412,19 @@ public final class Workers implements AutoCloseable {
   }
 
   /**
-   * Watches the committed state through {@code state} while workers live: every {@link
-   * #WATCH_INTERVAL} the reaper thread (there is one only once a pool was made) reads it and
-   * retires the pools that it no longer backs (a change committed by another process or host). The
-   * read is the store's own: one {@code stat} for an unchanged state file, one generation query for
-   * PostgreSQL. A read that fails retires nothing: the check before each frame refuses every
-   * request meanwhile.
+   * Watches the committed state through {@code state} ({@link StateWatch}): while a worker lives,
+   * the reaper thread reads it every {@link #WATCH_INTERVAL} and retires the pools it no longer
+   * backs (a change committed by another process or host).
    */
   public void watch(Supplier<ActivationState> state) {
-    this.watched = state;
+    watch.source(state);
   }
 
   private void watch() {
-    Supplier<ActivationState> source = watched;
     // Pools outlive their workers (idle_seconds): read only while a worker runs or starts, so a
     // host whose workers all went idle costs no query (PostgreSQL) once a second from then on.
-    if (source == null || pools.values().stream().allMatch(WorkerPool::empty)) {
-      return;
-    }
-    ActivationState state;
-    try {
-      state = source.get();
-    } catch (RuntimeException e) {
-      return;
-    }
-    if (state != lastWatched) {
-      lastWatched = state;
-      reconcile(state);
+    if (!pools.values().stream().allMatch(WorkerPool::empty)) {
+      watch.changed().ifPresent(this::reconcile);
     }
   }
 
@@ -463,15 +434,7 @@ public final class Workers implements AutoCloseable {
    */
   void reconcile(ActivationState state) {
     for (WorkerPool pool : new ArrayList<>(pools.values())) {
-      WorkerKey key = pool.key();
-      boolean backed =
-          state
-              .get(key.id())
-              .filter(ExtensionRecord::enabled)
-              .filter(r -> r.activeRevision().equals(key.revision()))
-              .filter(r -> r.proofCovers(key.identity()))
-              .isPresent();
-      if (!backed && pools.remove(key, pool)) {
+      if (!StateWatch.backs(state, pool.key()) && pools.remove(pool.key(), pool)) {
         pool.retire(WorkerRetireReason.LIFECYCLE);
       }
     }
@@ -483,40 +446,5 @@ public final class Workers implements AutoCloseable {
       pool.reapIdle(now);
     }
     started.removeIf(Worker::finished);
-  }
-
-  private Outcome outcome(Reply reply, byte[] stderr) {
-    if (reply instanceof Reply.Answered answered) {
-      ObjectNode response = answered.response();
-      JsonNode ok = response.get("ok");
-      boolean notOk = ok != null && ok.isBoolean() && !ok.booleanValue();
-      return new Outcome(
-          new ProviderOutcome(
-              notOk ? RunStatus.PROVIDER_FAILED : RunStatus.SUCCEEDED,
-              Optional.empty(),
-              OptionalInt.empty(),
-              Optional.of(response)),
-          false);
-    }
-    if (reply instanceof Reply.Mismatch) {
-      return new Outcome(
-          new ProviderOutcome(
-              RunStatus.PROVIDER_FAILED,
-              Optional.of(RunFailure.ENTRYPOINT_CHANGED_DURING_RUN),
-              OptionalInt.empty(),
-              Optional.empty()),
-          true);
-    }
-    return new Outcome(failed(((Reply.Failed) reply).failure(), stderr), false);
-  }
-
-  private ProviderOutcome failed(RunFailure failure, byte @Nullable [] stderr) {
-    RunStatus status =
-        failure == RunFailure.RESPONSE_TOO_LARGE
-            ? RunStatus.INVALID_PROVIDER_OUTPUT
-            : RunStatus.PROVIDER_FAILED;
-    ProviderOutcome outcome =
-        new ProviderOutcome(status, Optional.of(failure), OptionalInt.empty(), Optional.empty());
-    return keepStderr && stderr != null ? outcome.withStderrTail(StderrTail.of(stderr)) : outcome;
   }
 }
