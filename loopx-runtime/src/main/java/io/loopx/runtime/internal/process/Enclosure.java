@@ -69,7 +69,7 @@ sealed interface Enclosure {
     @Override
     public Optional<CallCgroup> open(int pidsLimit, OptionalLong memoryLimit) throws IOException {
       return Optional.of(
-          CallCgroup.V1.create(
+          CallCgroupV1.create(
               freezer,
               pids,
               pidsLimit,
@@ -109,7 +109,7 @@ sealed interface Enclosure {
     @Override
     public Optional<CallCgroup> open(int pidsLimit, OptionalLong memoryLimit) throws IOException {
       return Optional.of(
-          CallCgroup.V2.create(
+          CallCgroupV2.create(
               own,
               limitsPids ? pidsLimit : 0,
               limitsMemory ? memoryLimit : OptionalLong.empty(),
