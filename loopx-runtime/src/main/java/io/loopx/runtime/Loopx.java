@@ -29,13 +29,10 @@ import io.loopx.runtime.internal.run.StandaloneRun;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.internal.state.IdentityCacheFile;
 import io.loopx.runtime.internal.worker.Workers;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
-import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.DoctorAllReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
-import io.loopx.runtime.lifecycle.ExtensionListReceipt;
-import io.loopx.runtime.lifecycle.RollbackReceipt;
-import io.loopx.runtime.lifecycle.ToggleReceipt;
-import io.loopx.runtime.lifecycle.UninstallReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
+import io.loopx.runtime.lifecycle.ListReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.process.ProcessLauncher;
 import io.loopx.runtime.run.RunReceipt;
@@ -64,8 +61,8 @@ import org.apiguardian.api.API;
  * <pre>{@code
  * try (Loopx loopx = Loopx.builder().runtimeRoot(root).builtin(new MyHostCatalog()).build()) {
  *   LoadedManifest m = LoadedManifest.load(Path.of("packages/my-ext/extension.toml"));
- *   ActivationReceipt preview = loopx.install(m, Mode.PREVIEW); // writes nothing, runs nothing
- *   ActivationReceipt done = loopx.install(m, Mode.EXECUTE); // probes doctor, then activates
+ *   LifecycleReceipt preview = loopx.install(m, Mode.PREVIEW); // writes nothing, runs nothing
+ *   LifecycleReceipt done = loopx.install(m, Mode.EXECUTE); // probes doctor, then activates
  *   CapabilityRegistry catalog = loopx.registry(); // the generation matching the state
  * }
  * }</pre>
@@ -178,29 +175,34 @@ public final class Loopx implements AutoCloseable {
   // ---------------------------------------------------------------- lifecycle
 
   /** Installs a new extension: validate, probe (execute only), then activate and enable it. */
-  public ActivationReceipt install(LoadedManifest manifest, Mode mode) {
+  @API(status = API.Status.STABLE, since = "1.0")
+  public LifecycleReceipt install(LoadedManifest manifest, Mode mode) {
     return lifecycle.apply(
         new LifecycleCommand.Install(manifest.manifest(), manifest.directory()), mode);
   }
 
   /** Upgrades an installed extension to a new revision after probing it (execute only). */
-  public ActivationReceipt upgrade(LoadedManifest manifest, Mode mode) {
+  @API(status = API.Status.STABLE, since = "1.0")
+  public LifecycleReceipt upgrade(LoadedManifest manifest, Mode mode) {
     return lifecycle.apply(
         new LifecycleCommand.Upgrade(manifest.manifest(), manifest.directory()), mode);
   }
 
   /** Enables an extension after a fresh probe; a failed executed probe revokes its identity. */
-  public ToggleReceipt enable(ExtensionId id, Mode mode) {
+  @API(status = API.Status.STABLE, since = "1.0")
+  public LifecycleReceipt enable(ExtensionId id, Mode mode) {
     return lifecycle.apply(new LifecycleCommand.Enable(id), mode);
   }
 
   /** Disables an extension (reversible; history and proofs are kept). */
-  public ToggleReceipt disable(ExtensionId id, Mode mode) {
+  @API(status = API.Status.STABLE, since = "1.0")
+  public LifecycleReceipt disable(ExtensionId id, Mode mode) {
     return lifecycle.apply(new LifecycleCommand.Disable(id), mode);
   }
 
   /** Switches to the rollback revision after probing it (execute only); twice toggles back. */
-  public RollbackReceipt rollback(ExtensionId id, Mode mode) {
+  @API(status = API.Status.STABLE, since = "1.0")
+  public LifecycleReceipt rollback(ExtensionId id, Mode mode) {
     return lifecycle.apply(new LifecycleCommand.Rollback(id), mode);
   }
 
@@ -210,23 +212,26 @@ public final class Loopx implements AutoCloseable {
    *
    * @throws LoopxException {@code NOT_INSTALLED}; {@code EXTENSION_ENABLED} while it is enabled
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  public UninstallReceipt uninstall(ExtensionId id, Mode mode) {
+  @API(status = API.Status.STABLE, since = "1.0")
+  public LifecycleReceipt uninstall(ExtensionId id, Mode mode) {
     return lifecycle.apply(new LifecycleCommand.Uninstall(id), mode);
   }
 
   /** Runs the doctor of one extension; executed, it records the proof or revokes the identity. */
+  @API(status = API.Status.STABLE, since = "1.0")
   public DoctorReceipt doctor(ExtensionId id, Mode mode) {
     return lifecycle.apply(new LifecycleCommand.Doctor(id), mode);
   }
 
-  /** Runs the doctor of every enabled extension. */
-  public DoctorBatchReceipt doctorAllEnabled(Mode mode) {
-    return lifecycle.apply(new LifecycleCommand.DoctorAllEnabled(), mode);
+  /** Runs the doctor of every enabled extension (executed: probes each, records proofs). */
+  @API(status = API.Status.STABLE, since = "1.0")
+  public DoctorAllReceipt doctorAll(Mode mode) {
+    return lifecycle.apply(new LifecycleCommand.DoctorAll(), mode);
   }
 
   /** Lists installed extensions, evaluating doctor freshness now. */
-  public ExtensionListReceipt list() {
+  @API(status = API.Status.STABLE, since = "1.0")
+  public ListReceipt list() {
     return lifecycle.apply(new LifecycleCommand.ListExtensions(), Mode.PREVIEW);
   }
 

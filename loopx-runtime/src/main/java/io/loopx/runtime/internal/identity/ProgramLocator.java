@@ -1,7 +1,6 @@
 package io.loopx.runtime.internal.identity;
 
 import io.loopx.api.manifest.LaunchTarget;
-import io.loopx.runtime.lifecycle.EntrypointLookup;
 import java.io.File;
 import java.nio.file.FileSystem;
 import java.nio.file.InvalidPathException;

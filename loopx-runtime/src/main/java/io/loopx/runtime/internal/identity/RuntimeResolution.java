@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.identity;
 
-import io.loopx.runtime.lifecycle.EntrypointLookup;
 import io.loopx.runtime.process.FileStamp;
 import java.nio.file.Path;
 import java.util.List;

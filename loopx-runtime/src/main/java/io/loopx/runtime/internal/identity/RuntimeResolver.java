@@ -3,7 +3,6 @@ package io.loopx.runtime.internal.identity;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.runtime.RuntimeEnvironment;
-import io.loopx.runtime.lifecycle.EntrypointLookup;
 import io.loopx.runtime.process.FileStamp;
 import java.nio.file.Path;
 import java.util.ArrayList;

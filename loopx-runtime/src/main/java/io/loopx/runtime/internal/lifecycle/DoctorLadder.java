@@ -3,10 +3,8 @@ package io.loopx.runtime.internal.lifecycle;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.runtime.lifecycle.DoctorFailure;
-import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import java.util.Optional;
-import java.util.OptionalInt;
 
 /** The doctor ladder: the status of one revision from what was observed of it. Pure. */
 final class DoctorLadder {
@@ -21,7 +19,7 @@ final class DoctorLadder {
    * @param observation the runtime resolution before any probe
    * @param probe the executed probe's outcome; empty for a preview
    */
-  static DoctorReceipt evaluate(
+  static DoctorReceiptRecord evaluate(
       ExtensionManifest manifest,
       boolean enabled,
       RuntimeObservation observation,
@@ -45,17 +43,12 @@ final class DoctorLadder {
           Optional.of(DoctorFailure.DOCTOR_NOT_CONFIGURED));
     }
     if (observation instanceof RuntimeObservation.Unresolvable unresolvable) {
-      return new DoctorReceipt(
+      return DoctorReceiptRecord.unprobed(
           id,
           version,
           DoctorStatus.ENTRYPOINT_MISSING,
           false,
-          false,
-          Optional.empty(),
           probed,
-          Optional.empty(),
-          Optional.empty(),
-          OptionalInt.empty(),
           Optional.empty(),
           Optional.of(unresolvable.lookup()));
     }
@@ -63,20 +56,18 @@ final class DoctorLadder {
       return blocked(id, version, DoctorStatus.ENTRYPOINT_UNSUPPORTED, probed, Optional.empty());
     }
     if (probe.isEmpty()) {
-      return new DoctorReceipt(
+      return DoctorReceiptRecord.unprobed(
           id,
           version,
           DoctorStatus.PROBE_REQUIRED,
           true,
-          false,
-          Optional.empty(),
           probed,
           Optional.empty(),
           Optional.empty());
     }
     ProbeOutcome outcome = probe.get();
     boolean passed = outcome.passed();
-    return new DoctorReceipt(
+    return new DoctorReceiptRecord(
         id,
         version,
         passed ? DoctorStatus.READY : DoctorStatus.PROVIDER_UNAVAILABLE,
@@ -94,13 +85,13 @@ final class DoctorLadder {
   }
 
   /** A packet of a revision the ladder stopped before the probe: no probe ran. */
-  private static DoctorReceipt blocked(
+  private static DoctorReceiptRecord blocked(
       ExtensionId id,
       String version,
       DoctorStatus status,
       Optional<String> probed,
       Optional<DoctorFailure> failure) {
-    return new DoctorReceipt(
-        id, version, status, false, false, Optional.empty(), probed, failure, Optional.empty());
+    return DoctorReceiptRecord.unprobed(
+        id, version, status, false, probed, failure, Optional.empty());
   }
 }

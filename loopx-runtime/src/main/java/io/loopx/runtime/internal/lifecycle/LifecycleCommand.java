@@ -3,13 +3,10 @@ package io.loopx.runtime.internal.lifecycle;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.runtime.Receipt;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
-import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.DoctorAllReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
-import io.loopx.runtime.lifecycle.ExtensionListReceipt;
-import io.loopx.runtime.lifecycle.RollbackReceipt;
-import io.loopx.runtime.lifecycle.ToggleReceipt;
-import io.loopx.runtime.lifecycle.UninstallReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
+import io.loopx.runtime.lifecycle.ListReceipt;
 import io.loopx.runtime.state.ActivationState;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,7 +50,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
    * @param directory the directory its launch target resolves against
    */
   record Install(ExtensionManifest manifest, Path directory)
-      implements LifecycleCommand<ActivationReceipt> {
+      implements LifecycleCommand<LifecycleReceipt> {
     /** Rejects nulls. */
     public Install {
       Objects.requireNonNull(manifest, "manifest");
@@ -76,7 +73,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public LifecyclePlan<ActivationReceipt> plan(
+    public LifecyclePlan<LifecycleReceipt> plan(
         ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
       return LifecyclePlanner.install(state, this, execute, observed);
     }
@@ -89,7 +86,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
    * @param directory the directory its launch target resolves against
    */
   record Upgrade(ExtensionManifest manifest, Path directory)
-      implements LifecycleCommand<ActivationReceipt> {
+      implements LifecycleCommand<LifecycleReceipt> {
     /** Rejects nulls. */
     public Upgrade {
       Objects.requireNonNull(manifest, "manifest");
@@ -112,7 +109,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public LifecyclePlan<ActivationReceipt> plan(
+    public LifecyclePlan<LifecycleReceipt> plan(
         ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
       return LifecyclePlanner.upgrade(state, this, execute, observed);
     }
@@ -123,7 +120,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
    *
    * @param id the extension
    */
-  record Enable(ExtensionId id) implements LifecycleCommand<ToggleReceipt> {
+  record Enable(ExtensionId id) implements LifecycleCommand<LifecycleReceipt> {
     /** Rejects null. */
     public Enable {
       Objects.requireNonNull(id, "id");
@@ -140,7 +137,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public LifecyclePlan<ToggleReceipt> plan(
+    public LifecyclePlan<LifecycleReceipt> plan(
         ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
       return LifecyclePlanner.enable(state, this, execute, observed);
     }
@@ -151,7 +148,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
    *
    * @param id the extension
    */
-  record Disable(ExtensionId id) implements LifecycleCommand<ToggleReceipt> {
+  record Disable(ExtensionId id) implements LifecycleCommand<LifecycleReceipt> {
     /** Rejects null. */
     public Disable {
       Objects.requireNonNull(id, "id");
@@ -169,7 +166,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public LifecyclePlan<ToggleReceipt> plan(
+    public LifecyclePlan<LifecycleReceipt> plan(
         ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
       return LifecyclePlanner.disable(state, this, execute);
     }
@@ -180,7 +177,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
    *
    * @param id the extension
    */
-  record Rollback(ExtensionId id) implements LifecycleCommand<RollbackReceipt> {
+  record Rollback(ExtensionId id) implements LifecycleCommand<LifecycleReceipt> {
     /** Rejects null. */
     public Rollback {
       Objects.requireNonNull(id, "id");
@@ -197,7 +194,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public LifecyclePlan<RollbackReceipt> plan(
+    public LifecyclePlan<LifecycleReceipt> plan(
         ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
       return LifecyclePlanner.rollback(state, this, execute, observed);
     }
@@ -208,7 +205,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
    *
    * @param id the extension
    */
-  record Uninstall(ExtensionId id) implements LifecycleCommand<UninstallReceipt> {
+  record Uninstall(ExtensionId id) implements LifecycleCommand<LifecycleReceipt> {
     /** Rejects null. */
     public Uninstall {
       Objects.requireNonNull(id, "id");
@@ -226,7 +223,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public LifecyclePlan<UninstallReceipt> plan(
+    public LifecyclePlan<LifecycleReceipt> plan(
         ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
       return LifecyclePlanner.uninstall(state, this, execute);
     }
@@ -262,7 +259,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
   }
 
   /** Run the doctor of every enabled extension. */
-  record DoctorAllEnabled() implements LifecycleCommand<DoctorBatchReceipt> {
+  record DoctorAll() implements LifecycleCommand<DoctorAllReceipt> {
     @Override
     public String operation() {
       return "doctor";
@@ -274,14 +271,14 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public LifecyclePlan<DoctorBatchReceipt> plan(
+    public LifecyclePlan<DoctorAllReceipt> plan(
         ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
       return LifecyclePlanner.doctorAll(state, execute, observed);
     }
   }
 
   /** List installed extensions (never probes, never writes). */
-  record ListExtensions() implements LifecycleCommand<ExtensionListReceipt> {
+  record ListExtensions() implements LifecycleCommand<ListReceipt> {
     @Override
     public String operation() {
       return "list";
@@ -293,7 +290,7 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public LifecyclePlan<ExtensionListReceipt> plan(
+    public LifecyclePlan<ListReceipt> plan(
         ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
       return LifecyclePlanner.list(state, observed);
     }

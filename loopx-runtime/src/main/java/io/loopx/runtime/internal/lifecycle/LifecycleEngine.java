@@ -77,7 +77,7 @@ public final class LifecycleEngine {
     command.candidate().ifPresent(m -> catalog.checkCandidate(state, m));
     Map<ExtensionId, Observation> observed = new HashMap<>();
     Map<ExtensionId, Duration> took = new HashMap<>();
-    boolean batch = command instanceof LifecycleCommand.DoctorAllEnabled;
+    boolean batch = command instanceof LifecycleCommand.DoctorAll;
     int index = 0;
     for (Target t : targets) {
       if (batch && t.probe()) {

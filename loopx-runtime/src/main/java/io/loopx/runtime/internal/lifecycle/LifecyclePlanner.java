@@ -4,6 +4,7 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Disable;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Doctor;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Enable;
@@ -12,15 +13,12 @@ import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Rollback;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Uninstall;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Upgrade;
 import io.loopx.runtime.internal.state.ExtensionRecords;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
-import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.DoctorAllReceipt;
 import io.loopx.runtime.lifecycle.DoctorNotReadyException;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
-import io.loopx.runtime.lifecycle.ExtensionListReceipt;
-import io.loopx.runtime.lifecycle.RollbackReceipt;
-import io.loopx.runtime.lifecycle.ToggleReceipt;
-import io.loopx.runtime.lifecycle.UninstallReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
+import io.loopx.runtime.lifecycle.ListReceipt;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -81,30 +79,16 @@ final class LifecyclePlanner {
             + " and `runtime.required_permissions`");
   }
 
-  static LifecyclePlan<ActivationReceipt> install(
+  static LifecyclePlan<LifecycleReceipt> install(
       ActivationState state, Install command, boolean execute, Map<ExtensionId, Observation> obs) {
     ExtensionManifest m = checkInstall(state, command);
     Observation o = observation(obs, m.id());
     if (o.runtime() instanceof RuntimeObservation.Unsupported unsupported) {
       return LifecyclePlan.fail(unsupported(unsupported), List.of());
     }
-    DoctorReceipt packet = DoctorLadder.evaluate(m, true, o.runtime(), o.probe());
+    DoctorReceiptRecord packet = DoctorLadder.evaluate(m, true, o.runtime(), o.probe());
     if (!execute) {
-      return LifecyclePlan.succeed(
-          new ActivationReceipt(
-              "install",
-              true,
-              false,
-              m.id(),
-              m.version(),
-              m.revision(),
-              Optional.empty(),
-              Optional.empty(),
-              packet,
-              false,
-              false,
-              warnings(m)),
-          List.of());
+      return LifecyclePlan.succeed(installReceipt(m, Mode.PREVIEW, packet), List.of());
     }
     if (!packet.ready()) {
       return LifecyclePlan.fail(notReady("doctor", packet), List.of());
@@ -112,23 +96,11 @@ final class LifecyclePlanner {
     ExtensionRecord record =
         ExtensionRecords.installed(snapshot(m, o.runtime()), packet.entrypointIdentity());
     return LifecyclePlan.succeed(
-        new ActivationReceipt(
-            "install",
-            false,
-            true,
-            m.id(),
-            m.version(),
-            m.revision(),
-            Optional.empty(),
-            Optional.of(true),
-            packet,
-            false,
-            false,
-            warnings(m)),
+        installReceipt(m, Mode.EXECUTE, packet),
         List.of(new EntryChange(m.id(), Optional.empty(), Optional.of(record))));
   }
 
-  static LifecyclePlan<ActivationReceipt> upgrade(
+  static LifecyclePlan<LifecycleReceipt> upgrade(
       ActivationState state, Upgrade command, boolean execute, Map<ExtensionId, Observation> obs) {
     ExtensionManifest m = command.manifest();
     ExtensionRecord current = checkUpgrade(state, m);
@@ -136,26 +108,13 @@ final class LifecyclePlanner {
     if (o.runtime() instanceof RuntimeObservation.Unsupported unsupported) {
       return LifecyclePlan.fail(unsupported(unsupported), List.of());
     }
-    DoctorReceipt packet = DoctorLadder.evaluate(m, true, o.runtime(), o.probe());
-    Optional<io.loopx.api.Revision> previous = Optional.of(current.activeRevision());
+    DoctorReceiptRecord packet = DoctorLadder.evaluate(m, true, o.runtime(), o.probe());
+    io.loopx.api.Revision previous = current.activeRevision();
     boolean proven =
         ExtensionRecords.provenFor(current, m.revision(), o.runtime().resolvedIdentity());
     if (!execute) {
       return LifecyclePlan.succeed(
-          new ActivationReceipt(
-              "upgrade",
-              true,
-              false,
-              m.id(),
-              m.version(),
-              m.revision(),
-              previous,
-              Optional.empty(),
-              packet,
-              true,
-              proven,
-              warnings(m)),
-          List.of());
+          upgradeReceipt(m, Mode.PREVIEW, previous, packet, proven), List.of());
     }
     if (!packet.ready()) {
       return LifecyclePlan.fail(notReady("doctor", packet), List.of());
@@ -163,39 +122,27 @@ final class LifecyclePlanner {
     ExtensionRecord next =
         ExtensionRecords.upgradedTo(current, snapshot(m, o.runtime()), packet.entrypointIdentity());
     return LifecyclePlan.succeed(
-        new ActivationReceipt(
-            "upgrade",
-            false,
-            true,
-            m.id(),
-            m.version(),
-            m.revision(),
-            previous,
-            Optional.of(true),
-            packet,
-            true,
-            proven,
-            warnings(m)),
+        upgradeReceipt(m, Mode.EXECUTE, previous, packet, proven),
         List.of(new EntryChange(m.id(), Optional.of(current), Optional.of(next))));
   }
 
-  static LifecyclePlan<ToggleReceipt> enable(
+  static LifecyclePlan<LifecycleReceipt> enable(
       ActivationState state, Enable command, boolean execute, Map<ExtensionId, Observation> obs) {
     ExtensionRecord r = state.installed(command.id());
     Observation o = observation(obs, r.id());
-    DoctorReceipt packet =
+    DoctorReceiptRecord packet =
         DoctorLadder.evaluate(r.active().manifest(), true, o.runtime(), o.probe());
     if (!execute) {
       return LifecyclePlan.succeed(
-          new ToggleReceipt(
+          LifecycleReceiptRecord.toggle(
               "enable",
-              true,
+              Mode.PREVIEW,
               false,
               !r.enabled(),
               r.id(),
               r.enabled(),
               r.activeRevision(),
-              Optional.of(packet)),
+              Optional.<DoctorReceipt>of(packet)),
           List.of());
     }
     if (!packet.ready()) {
@@ -212,26 +159,26 @@ final class LifecyclePlanner {
             r.activeRevision(),
             packet.entrypointIdentity().get());
     return LifecyclePlan.succeed(
-        new ToggleReceipt(
+        LifecycleReceiptRecord.toggle(
             "enable",
-            false,
+            Mode.EXECUTE,
             !r.enabled(),
             !r.enabled(),
             r.id(),
             true,
             r.activeRevision(),
-            Optional.of(packet)),
+            Optional.<DoctorReceipt>of(packet)),
         List.of(change(r, next)));
   }
 
-  static LifecyclePlan<ToggleReceipt> disable(
+  static LifecyclePlan<LifecycleReceipt> disable(
       ActivationState state, Disable command, boolean execute) {
     ExtensionRecord r = state.installed(command.id());
     if (!execute) {
       return LifecyclePlan.succeed(
-          new ToggleReceipt(
+          LifecycleReceiptRecord.toggle(
               "disable",
-              true,
+              Mode.PREVIEW,
               false,
               r.enabled(),
               r.id(),
@@ -241,9 +188,9 @@ final class LifecyclePlanner {
           List.of());
     }
     return LifecyclePlan.succeed(
-        new ToggleReceipt(
+        LifecycleReceiptRecord.toggle(
             "disable",
-            false,
+            Mode.EXECUTE,
             r.enabled(),
             r.enabled(),
             r.id(),
@@ -253,16 +200,17 @@ final class LifecyclePlanner {
         List.of(change(r, ExtensionRecords.withEnabled(r, false))));
   }
 
-  static LifecyclePlan<UninstallReceipt> uninstall(
+  static LifecyclePlan<LifecycleReceipt> uninstall(
       ActivationState state, Uninstall command, boolean execute) {
     ExtensionRecord r = checkUninstall(state, command.id());
     List<io.loopx.api.Revision> revisions =
         r.revisions().stream().map(RevisionSnapshot::revision).toList();
     if (!execute) {
-      return LifecyclePlan.succeed(new UninstallReceipt(true, false, r.id(), revisions), List.of());
+      return LifecyclePlan.succeed(
+          LifecycleReceiptRecord.uninstall(Mode.PREVIEW, r.id(), revisions), List.of());
     }
     return LifecyclePlan.succeed(
-        new UninstallReceipt(false, true, r.id(), revisions),
+        LifecycleReceiptRecord.uninstall(Mode.EXECUTE, r.id(), revisions),
         List.of(new EntryChange(r.id(), Optional.of(r), Optional.empty())));
   }
 
@@ -277,19 +225,19 @@ final class LifecyclePlanner {
     return r;
   }
 
-  static LifecyclePlan<RollbackReceipt> rollback(
+  static LifecyclePlan<LifecycleReceipt> rollback(
       ActivationState state, Rollback command, boolean execute, Map<ExtensionId, Observation> obs) {
     ExtensionRecord r = state.installed(command.id());
     RevisionSnapshot target = rollbackTarget(r);
     Observation o = observation(obs, r.id());
-    DoctorReceipt packet = DoctorLadder.evaluate(target.manifest(), true, o.runtime(), o.probe());
+    DoctorReceiptRecord packet =
+        DoctorLadder.evaluate(target.manifest(), true, o.runtime(), o.probe());
     boolean proven =
         ExtensionRecords.provenFor(r, target.revision(), o.runtime().resolvedIdentity());
     if (!execute) {
       return LifecyclePlan.succeed(
-          new RollbackReceipt(
-              true,
-              false,
+          LifecycleReceiptRecord.rollback(
+              Mode.PREVIEW,
               r.id(),
               target.version(),
               target.revision(),
@@ -303,9 +251,8 @@ final class LifecyclePlanner {
       return LifecyclePlan.fail(notReady("rollback doctor", packet), List.of());
     }
     return LifecyclePlan.succeed(
-        new RollbackReceipt(
-            false,
-            true,
+        LifecycleReceiptRecord.rollback(
+            Mode.EXECUTE,
             r.id(),
             target.version(),
             target.revision(),
@@ -320,7 +267,7 @@ final class LifecyclePlanner {
       ActivationState state, Doctor command, boolean execute, Map<ExtensionId, Observation> obs) {
     ExtensionRecord r = state.installed(command.id());
     Observation o = observation(obs, r.id());
-    DoctorReceipt packet =
+    DoctorReceiptRecord packet =
         DoctorLadder.evaluate(r.active().manifest(), r.enabled(), o.runtime(), o.probe());
     List<EntryChange> changes = new ArrayList<>();
     if (execute) {
@@ -329,7 +276,7 @@ final class LifecyclePlanner {
     return LifecyclePlan.succeed(packet, changes);
   }
 
-  static LifecyclePlan<DoctorBatchReceipt> doctorAll(
+  static LifecyclePlan<DoctorAllReceipt> doctorAll(
       ActivationState state, boolean execute, Map<ExtensionId, Observation> obs) {
     List<DoctorReceipt> packets = new ArrayList<>();
     List<EntryChange> changes = new ArrayList<>();
@@ -338,23 +285,22 @@ final class LifecyclePlanner {
         continue;
       }
       Observation o = observation(obs, r.id());
-      DoctorReceipt packet =
+      DoctorReceiptRecord packet =
           DoctorLadder.evaluate(r.active().manifest(), true, o.runtime(), o.probe());
       packets.add(packet);
       if (execute) {
         recordDoctor(r, packet).ifPresent(changes::add);
       }
     }
-    return LifecyclePlan.succeed(new DoctorBatchReceipt(execute, packets), changes);
+    return LifecyclePlan.succeed(new DoctorAllReceiptRecord(mode(execute), packets), changes);
   }
 
-  static LifecyclePlan<ExtensionListReceipt> list(
-      ActivationState state, Map<ExtensionId, Observation> obs) {
-    List<ExtensionListReceipt.Row> rows = new ArrayList<>();
+  static LifecyclePlan<ListReceipt> list(ActivationState state, Map<ExtensionId, Observation> obs) {
+    List<ListReceipt.Entry> rows = new ArrayList<>();
     for (ExtensionRecord r : state.extensions().values()) {
       boolean verified = r.enabled() && observation(obs, r.id()).runtime().coveredBy(r);
       rows.add(
-          new ExtensionListReceipt.Row(
+          new ListReceiptRecord.EntryRecord(
               r.id(),
               r.enabled(),
               r.activeRevision(),
@@ -362,11 +308,11 @@ final class LifecyclePlanner {
               verified,
               r.revisions().size()));
     }
-    return LifecyclePlan.succeed(new ExtensionListReceipt(rows), List.of());
+    return LifecyclePlan.succeed(new ListReceiptRecord(rows), List.of());
   }
 
   /** An executed doctor records a proof when ready and revokes the probed identity otherwise. */
-  private static Optional<EntryChange> recordDoctor(ExtensionRecord r, DoctorReceipt packet) {
+  private static Optional<EntryChange> recordDoctor(ExtensionRecord r, DoctorReceiptRecord packet) {
     if (packet.ready()) {
       return Optional.of(
           change(
@@ -462,7 +408,45 @@ final class LifecyclePlanner {
     return new LoopxException(ErrorKind.ENTRYPOINT_UNSUPPORTED, runtime.reason());
   }
 
-  private static LoopxException notReady(String what, DoctorReceipt packet) {
-    return new DoctorNotReadyException(what, packet);
+  private static LoopxException notReady(String what, DoctorReceiptRecord packet) {
+    return new DoctorNotReadyException(packet.notReadyMessage(what), packet);
+  }
+
+  private static Mode mode(boolean execute) {
+    return execute ? Mode.EXECUTE : Mode.PREVIEW;
+  }
+
+  private static LifecycleReceipt installReceipt(
+      ExtensionManifest m, Mode mode, DoctorReceipt packet) {
+    return LifecycleReceiptRecord.activation(
+        "install",
+        mode,
+        m.id(),
+        m.version(),
+        m.revision(),
+        Optional.empty(),
+        packet,
+        false,
+        false,
+        warnings(m));
+  }
+
+  private static LifecycleReceipt upgradeReceipt(
+      ExtensionManifest m,
+      Mode mode,
+      io.loopx.api.Revision previous,
+      DoctorReceipt packet,
+      boolean proven) {
+    return LifecycleReceiptRecord.activation(
+        "upgrade",
+        mode,
+        m.id(),
+        m.version(),
+        m.revision(),
+        Optional.of(previous),
+        packet,
+        true,
+        proven,
+        warnings(m));
   }
 }

@@ -1,6 +1,6 @@
 package io.loopx.runtime.internal.lifecycle;
 
-import io.loopx.runtime.lifecycle.EntrypointLookup;
+import io.loopx.runtime.internal.identity.EntrypointLookup;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.util.Objects;
 import java.util.Optional;

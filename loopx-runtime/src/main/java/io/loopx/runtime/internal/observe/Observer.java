@@ -19,13 +19,11 @@ import io.loopx.runtime.events.WorkerCrashed;
 import io.loopx.runtime.events.WorkerRetired;
 import io.loopx.runtime.events.WorkerSpawned;
 import io.loopx.runtime.internal.worker.WorkerEvents;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
-import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.DoctorAllReceipt;
 import io.loopx.runtime.lifecycle.DoctorNotReadyException;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
-import io.loopx.runtime.lifecycle.RollbackReceipt;
-import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
@@ -256,14 +254,10 @@ public final class Observer {
         r -> {
           if (r instanceof DoctorReceipt d) {
             packets.add(d);
-          } else if (r instanceof DoctorBatchReceipt b) {
+          } else if (r instanceof DoctorAllReceipt b) {
             packets.addAll(b.packets());
-          } else if (r instanceof ActivationReceipt a) {
-            packets.add(a.doctor());
-          } else if (r instanceof RollbackReceipt rb) {
-            packets.add(rb.doctor());
-          } else if (r instanceof ToggleReceipt t) {
-            t.doctor().ifPresent(packets::add);
+          } else if (r instanceof LifecycleReceipt l) {
+            l.doctor().ifPresent(packets::add);
           }
         });
     failure.ifPresent(

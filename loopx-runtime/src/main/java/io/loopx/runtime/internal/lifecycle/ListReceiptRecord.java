@@ -1,51 +1,34 @@
-package io.loopx.runtime.lifecycle;
+package io.loopx.runtime.internal.lifecycle;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
-import io.loopx.runtime.Receipt;
+import io.loopx.runtime.lifecycle.ListReceipt;
 import io.loopx.runtime.state.ActivationState;
 import java.util.List;
 import java.util.Objects;
-import org.apiguardian.api.API;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
-/**
- * The {@code list} result ({@code loopx_extension_state_v0}): installed extensions sorted by id,
- * with staleness evaluated at read time.
- *
- * @param extensions one row per installed extension, sorted by id
- */
-@API(status = API.Status.STABLE, since = "0.1")
-public record ExtensionListReceipt(List<Row> extensions) implements Receipt {
+/** The {@link ListReceipt} ({@code loopx_extension_state_v0}). */
+record ListReceiptRecord(List<ListReceipt.Entry> extensions) implements ListReceipt {
 
-  /**
-   * One installed extension.
-   *
-   * @param id the extension
-   * @param enabled the enabled bit
-   * @param activeRevision the active revision
-   * @param rollbackAvailable whether a rollback revision is recorded
-   * @param doctorVerified a fresh doctor proof covers the current runtime (false when disabled)
-   * @param revisionCount the number of recorded revisions
-   */
-  public record Row(
+  /** One installed extension. */
+  record EntryRecord(
       ExtensionId id,
       boolean enabled,
       Revision activeRevision,
       boolean rollbackAvailable,
       boolean doctorVerified,
-      int revisionCount) {
-    /** Rejects nulls. */
-    public Row {
+      int revisionCount)
+      implements ListReceipt.Entry {
+    EntryRecord {
       Objects.requireNonNull(id, "id");
       Objects.requireNonNull(activeRevision, "activeRevision");
     }
   }
 
-  /** Copies the rows. */
-  public ExtensionListReceipt {
+  ListReceiptRecord {
     extensions = List.copyOf(extensions);
   }
 
@@ -65,7 +48,7 @@ public record ExtensionListReceipt(List<Row> extensions) implements Receipt {
     o.put("ok", true);
     o.put("schema_version", schemaVersion());
     ArrayNode list = o.putArray("extensions");
-    for (Row r : extensions) {
+    for (ListReceipt.Entry r : extensions) {
       ObjectNode row = list.addObject();
       row.put("id", r.id().value());
       row.put("enabled", r.enabled());

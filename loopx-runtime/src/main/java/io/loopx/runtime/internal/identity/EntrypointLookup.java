@@ -1,13 +1,12 @@
-package io.loopx.runtime.lifecycle;
+package io.loopx.runtime.internal.identity;
 
 import java.util.Objects;
-import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What the doctor looked up, and where, when it reports {@link DoctorStatus#ENTRYPOINT_MISSING}
- * (the packet's {@code entrypoint_lookup}).
+ * What the doctor looked up, and where, when it reports {@code entrypoint_missing} (the packet's
+ * {@code entrypoint_lookup}).
  *
  * @param name what was looked up as written: the manifest's {@code entrypoint}, the interpreter or
  *     program of a {@code #!} line, the saved launcher path, the {@code java} executable or a
@@ -15,7 +14,6 @@ import tools.jackson.databind.node.ObjectNode;
  * @param searchPath where: the PATH for a bare program name, the package directory for a relative
  *     entrypoint, the code path for a class; empty when {@code name} is an absolute path used as is
  */
-@API(status = API.Status.STABLE, since = "0.1")
 public record EntrypointLookup(String name, String searchPath) {
 
   /** Rejects nulls. */
