@@ -5,7 +5,7 @@ import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.internal.state.FileActivationStore;
-import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -157,8 +157,8 @@ public class LifecycleWriteBenchmark {
 
   /** LoopX: executed {@code disable} through the facade (no probe). */
   @Benchmark
-  public ToggleReceipt loopxExecutedWrite(LoopxSide side) {
-    ToggleReceipt receipt = side.loopx.disable(ID, Mode.EXECUTE);
+  public LifecycleReceipt loopxExecutedWrite(LoopxSide side) {
+    LifecycleReceipt receipt = side.loopx.disable(ID, Mode.EXECUTE);
     if (!receipt.changed()) {
       throw new IllegalStateException("disable changed nothing");
     }

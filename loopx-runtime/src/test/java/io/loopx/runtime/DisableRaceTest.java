@@ -82,7 +82,7 @@ class DisableRaceTest {
               e -> assertThat(((LoopxException) e).kind()).isEqualTo(ErrorKind.EXTENSION_DISABLED));
       assertThat(runs).as("race %d: the provider ran after a committed disable", i).doesNotExist();
       refused++;
-      assertThat(operator.enable(PROVIDER, Mode.EXECUTE).enabled()).isTrue();
+      assertThat(operator.enable(PROVIDER, Mode.EXECUTE).enabled()).contains(true);
     }
     Reliability.report(
         "disable-races.txt",

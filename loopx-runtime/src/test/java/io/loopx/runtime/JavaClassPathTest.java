@@ -11,8 +11,8 @@ import io.loopx.runtime.conformance.CheckStatus;
 import io.loopx.runtime.conformance.ConformanceCheck;
 import io.loopx.runtime.conformance.ConformanceReceipt;
 import io.loopx.runtime.conformance.ProviderConformance;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunReceipt;
 import java.io.ByteArrayOutputStream;
@@ -133,9 +133,9 @@ class JavaClassPathTest {
 
   @Test
   void theChildRunsOnExactlyTheDeclaredJars() throws IOException {
-    ActivationReceipt installed =
+    LifecycleReceipt installed =
         loopx.install(LoadedManifest.load(pkg.resolve("extension.toml")), Mode.EXECUTE);
-    assertThat(installed.doctor().status()).isEqualTo(DoctorStatus.READY);
+    assertThat(installed.doctor().orElseThrow().status()).isEqualTo(DoctorStatus.READY);
     assertThat(loopx.state().get(ID).orElseThrow().active().entrypointPath())
         .contains(pkg.toAbsolutePath().toString());
 

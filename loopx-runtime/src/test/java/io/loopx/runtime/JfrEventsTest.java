@@ -115,7 +115,8 @@ class JfrEventsTest {
         Recording recording = new Recording()) {
       WORKER_NAMES.forEach(n -> recording.enable(n).withoutThreshold());
       recording.start();
-      revision = loopx.install(WorkerFixture.load(dir), Mode.EXECUTE).revision().value();
+      revision =
+          loopx.install(WorkerFixture.load(dir), Mode.EXECUTE).revision().orElseThrow().value();
       byte[] request = WorkerFixture.request("a", "");
       recycled = WorkerFixture.pid(loopx.dispatch(DispatchTest.request(), request, Mode.EXECUTE));
       WorkerFixture.mode(dir, "exit");
@@ -183,6 +184,7 @@ class JfrEventsTest {
     return loopx
         .install(LoadedManifest.load(dir.resolve("extension.toml")), Mode.EXECUTE)
         .revision()
+        .orElseThrow()
         .value();
   }
 

@@ -7,13 +7,11 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.runtime.internal.state.FileActivationStore;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
-import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.DoctorAllReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
-import io.loopx.runtime.lifecycle.ExtensionListReceipt;
-import io.loopx.runtime.lifecycle.RollbackReceipt;
-import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
+import io.loopx.runtime.lifecycle.ListReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.io.IOException;
@@ -121,13 +119,14 @@ class LifecycleTest {
 
   @Test
   void previewCreatesNeitherStateNorLockFile() {
-    ActivationReceipt receipt = loopx.install(manifest(), Mode.PREVIEW);
+    LifecycleReceipt receipt = loopx.install(manifest(), Mode.PREVIEW);
 
-    assertThat(receipt.dryRun()).isTrue();
+    assertThat(receipt.mode()).isEqualTo(Mode.PREVIEW);
     assertThat(receipt.changed()).isFalse();
     assertThat(receipt.enabled()).isEmpty();
-    assertThat(receipt.doctor().status()).isEqualTo(DoctorStatus.PROBE_REQUIRED);
-    assertThat(receipt.doctor().probedEntrypointIdentity()).isPresent();
+    assertThat(receipt.doctor().orElseThrow().status()).isEqualTo(DoctorStatus.PROBE_REQUIRED);
+    assertThat(receipt.doctor().orElseThrow().toJson().get("probed_entrypoint_identity").isString())
+        .isTrue();
     assertThat(Files.exists(root)).isFalse();
   }
 
@@ -142,7 +141,7 @@ class LifecycleTest {
     loopx.disable(ID, Mode.PREVIEW);
     loopx.enable(ID, Mode.PREVIEW);
     loopx.doctor(ID, Mode.PREVIEW);
-    loopx.doctorAllEnabled(Mode.PREVIEW);
+    loopx.doctorAll(Mode.PREVIEW);
     loopx.list();
 
     assertThat(stateBytes()).isEqualTo(before);
@@ -152,12 +151,12 @@ class LifecycleTest {
 
   @Test
   void installExecutesTheProbeAndActivates() {
-    ActivationReceipt receipt = loopx.install(manifest(), Mode.EXECUTE);
+    LifecycleReceipt receipt = loopx.install(manifest(), Mode.EXECUTE);
 
     assertThat(receipt.changed()).isTrue();
     assertThat(receipt.enabled()).contains(true);
-    assertThat(receipt.doctor().status()).isEqualTo(DoctorStatus.READY);
-    assertThat(receipt.rollbackAvailable()).isFalse();
+    assertThat(receipt.doctor().orElseThrow().status()).isEqualTo(DoctorStatus.READY);
+    assertThat(receipt.rollbackAvailable()).contains(false);
     ObjectNode json = receipt.toJson();
     assertThat(json.get("schema_version").asString()).isEqualTo("loopx_extension_operation_v0");
     assertThat(json.get("previous_revision").isNull()).isTrue();
@@ -223,20 +222,20 @@ class LifecycleTest {
 
   @Test
   void upgradeAndRollbackTwiceToggles() throws IOException {
-    ActivationReceipt installed = loopx.install(manifest(), Mode.EXECUTE);
-    ActivationReceipt upgraded = loopx.upgrade(version("2.0.0"), Mode.EXECUTE);
-    assertThat(upgraded.previousRevision()).contains(installed.revision());
-    assertThat(upgraded.rollbackAvailable()).isTrue();
+    LifecycleReceipt installed = loopx.install(manifest(), Mode.EXECUTE);
+    LifecycleReceipt upgraded = loopx.upgrade(version("2.0.0"), Mode.EXECUTE);
+    assertThat(upgraded.previousRevision()).contains(installed.revision().orElseThrow());
+    assertThat(upgraded.rollbackAvailable()).contains(true);
 
-    RollbackReceipt back = loopx.rollback(ID, Mode.EXECUTE);
+    LifecycleReceipt back = loopx.rollback(ID, Mode.EXECUTE);
     assertThat(back.revision()).isEqualTo(installed.revision());
     assertThat(back.version()).isEqualTo("1.0.0");
     assertThat(record().activeRevision()).isEqualTo(installed.revision());
 
-    RollbackReceipt forward = loopx.rollback(ID, Mode.EXECUTE);
+    LifecycleReceipt forward = loopx.rollback(ID, Mode.EXECUTE);
     assertThat(forward.revision()).isEqualTo(upgraded.revision());
     assertThat(record().activeRevision()).isEqualTo(upgraded.revision());
-    assertThat(record().rollbackRevision()).contains(installed.revision());
+    assertThat(record().rollbackRevision()).contains(installed.revision().orElseThrow());
   }
 
   @Test
@@ -264,7 +263,7 @@ class LifecycleTest {
     assertThat(record().doctorVerifiedIdentities()).isEmpty();
 
     failDoctor(false);
-    ToggleReceipt enabled = loopx.enable(ID, Mode.EXECUTE);
+    LifecycleReceipt enabled = loopx.enable(ID, Mode.EXECUTE);
     assertThat(enabled.changed()).isTrue();
     assertThat(loopx.list().extensions().get(0).doctorVerified()).isTrue();
   }
@@ -273,7 +272,7 @@ class LifecycleTest {
   void disableIsReversibleAndKeepsHistory() {
     loopx.install(manifest(), Mode.EXECUTE);
 
-    ToggleReceipt disabled = loopx.disable(ID, Mode.EXECUTE);
+    LifecycleReceipt disabled = loopx.disable(ID, Mode.EXECUTE);
     assertThat(disabled.changed()).isTrue();
     assertThat(loopx.disable(ID, Mode.EXECUTE).changed()).isFalse();
     assertThat(loopx.list().extensions().get(0).doctorVerified()).isFalse();
@@ -299,7 +298,7 @@ class LifecycleTest {
     loopx.install(manifest(), Mode.EXECUTE);
     failDoctor(true);
 
-    DoctorBatchReceipt batch = loopx.doctorAllEnabled(Mode.EXECUTE);
+    DoctorAllReceipt batch = loopx.doctorAll(Mode.EXECUTE);
 
     assertThat(batch.ok()).isFalse();
     assertThat(batch.status()).isEqualTo("blocked");
@@ -308,7 +307,7 @@ class LifecycleTest {
             loopx.registry().provider(io.loopx.api.ProviderId.of(ID)).orElseThrow().state().ready())
         .isFalse();
 
-    DoctorBatchReceipt preview = loopx.doctorAllEnabled(Mode.PREVIEW);
+    DoctorAllReceipt preview = loopx.doctorAll(Mode.PREVIEW);
     assertThat(preview.status()).isEqualTo("probe_required");
     assertThat(preview.verifiedCount()).isZero();
   }
@@ -333,7 +332,7 @@ class LifecycleTest {
     DoctorReceipt packet = loopx.doctor(ID, Mode.EXECUTE);
     assertThat(packet.status()).isEqualTo(DoctorStatus.ENTRYPOINT_MISSING);
     assertThat(packet.available()).isFalse();
-    assertThat(packet.probedEntrypointIdentity()).isEmpty();
+    assertThat(packet.toJson().get("probed_entrypoint_identity").isNull()).isTrue();
   }
 
   @Test
@@ -382,7 +381,7 @@ class LifecycleTest {
 
   @Test
   void listOfNoStateListsNothing() {
-    ExtensionListReceipt list = loopx.list();
+    ListReceipt list = loopx.list();
     assertThat(list.extensions()).isEmpty();
     assertThat(list.toJson().toString())
         .isEqualTo(

@@ -86,12 +86,12 @@ class ObservingTest {
     loopx.install(v1, Mode.PREVIEW);
     assertThat(events).isEmpty();
 
-    Revision r1 = loopx.install(v1, Mode.EXECUTE).revision();
+    Revision r1 = loopx.install(v1, Mode.EXECUTE).revision().orElseThrow();
     loopx.disable(ID, Mode.PREVIEW);
     loopx.disable(ID, Mode.EXECUTE);
     loopx.disable(ID, Mode.EXECUTE); // a no-op writes nothing
     loopx.enable(ID, Mode.EXECUTE);
-    Revision r2 = loopx.upgrade(v2, Mode.EXECUTE).revision();
+    Revision r2 = loopx.upgrade(v2, Mode.EXECUTE).revision().orElseThrow();
     loopx.rollback(ID, Mode.EXECUTE);
     long beforeDoctor = System.nanoTime();
     loopx.doctor(ID, Mode.EXECUTE);
@@ -172,7 +172,7 @@ class ObservingTest {
   @Test
   void aFailedProbeThatRevokesIsAFailedProbeTransitionAndAFailureLine() throws IOException {
     LoadedManifest v1 = version("1.0.0");
-    Revision r1 = loopx.install(v1, Mode.EXECUTE).revision();
+    Revision r1 = loopx.install(v1, Mode.EXECUTE).revision().orElseThrow();
     loopx.disable(ID, Mode.EXECUTE);
     events.clear();
     Files.writeString(tmp.resolve("demo-ext-1.0.0/bin/fail"), "");
@@ -388,11 +388,11 @@ class ObservingTest {
       loopx.install(manifestOf(id), Mode.EXECUTE);
     }
     events.clear();
-    loopx.doctorAllEnabled(Mode.PREVIEW);
+    loopx.doctorAll(Mode.PREVIEW);
     assertThat(events).isEmpty();
 
     Files.writeString(tmp.resolve("ext-b/bin/fail"), "");
-    loopx.doctorAllEnabled(Mode.EXECUTE);
+    loopx.doctorAll(Mode.EXECUTE);
 
     assertThat(List.copyOf(events).subList(0, 2))
         .containsExactly(

@@ -3,7 +3,7 @@ package io.loopx.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.ErrorKind;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,12 +38,12 @@ class PermissionWarningTest {
     Path beta = host.provider("beta", "[\"demo.read\"]", "[]");
     LoadedManifest manifest = LoadedManifest.load(beta.resolve("extension.toml"));
 
-    ActivationReceipt preview = loopx.install(manifest, Mode.PREVIEW);
+    LifecycleReceipt preview = loopx.install(manifest, Mode.PREVIEW);
     assertThat(preview.warnings()).containsExactly(WARNING);
-    ActivationReceipt installed = loopx.install(manifest, Mode.EXECUTE);
+    LifecycleReceipt installed = loopx.install(manifest, Mode.EXECUTE);
     assertThat(installed.warnings()).containsExactly(WARNING);
     assertThat(installed.toJson().get("warnings").get(0).stringValue()).isEqualTo(WARNING);
-    assertThat(installed.doctor().ready()).isTrue();
+    assertThat(installed.doctor().orElseThrow().ready()).isTrue();
 
     // What the warning predicts: the permission contract refuses every dispatch.
     DispatchTest.assertFails(
@@ -58,7 +58,7 @@ class PermissionWarningTest {
         beta.resolve("extension.toml"),
         toml.replace("version = \"1.0.0\"", "version = \"1.1.0\"")
             .replace("required_permissions = []", "required_permissions = [\"demo.read\"]"));
-    ActivationReceipt upgraded =
+    LifecycleReceipt upgraded =
         loopx.upgrade(LoadedManifest.load(beta.resolve("extension.toml")), Mode.EXECUTE);
     assertThat(upgraded.warnings()).isEmpty();
     assertThat(upgraded.toJson().get("warnings").isArray()).isTrue();

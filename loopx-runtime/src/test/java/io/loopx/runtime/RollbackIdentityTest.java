@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.runtime.internal.identity.FileIdentity;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
-import io.loopx.runtime.lifecycle.RollbackReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.io.IOException;
@@ -88,29 +87,29 @@ class RollbackIdentityTest {
   @Test
   void inPlaceUpdateThenRollbackSaysTheTargetIdentityWasNotProven() throws IOException {
     Path dir = tmp.resolve("demo-ext");
-    ActivationReceipt installed =
+    LifecycleReceipt installed =
         loopx.install(LoadedManifest.load(writePackage(dir, "1.0.0")), Mode.EXECUTE);
-    assertThat(installed.targetIdentityProven()).isFalse();
-    String v1Identity = installed.doctor().entrypointIdentity().orElseThrow();
+    assertThat(installed.targetIdentityProven()).contains(false);
+    String v1Identity = installed.doctor().orElseThrow().entrypointIdentity().orElseThrow();
 
     // v2 copied over v1's directory: v1's saved entrypoint_path now holds v2's code.
-    ActivationReceipt upgraded =
+    LifecycleReceipt upgraded =
         loopx.upgrade(LoadedManifest.load(writePackage(dir, "2.0.0")), Mode.EXECUTE);
-    assertThat(upgraded.targetIdentityProven()).isFalse();
-    String v2Identity = upgraded.doctor().entrypointIdentity().orElseThrow();
+    assertThat(upgraded.targetIdentityProven()).contains(false);
+    String v2Identity = upgraded.doctor().orElseThrow().entrypointIdentity().orElseThrow();
     assertThat(v2Identity).isNotEqualTo(v1Identity);
 
-    RollbackReceipt preview = loopx.rollback(ID, Mode.PREVIEW);
+    LifecycleReceipt preview = loopx.rollback(ID, Mode.PREVIEW);
     assertThat(preview.version()).isEqualTo("1.0.0");
-    assertThat(preview.targetIdentityProven()).isFalse();
+    assertThat(preview.targetIdentityProven()).contains(false);
 
-    RollbackReceipt back = loopx.rollback(ID, Mode.EXECUTE);
+    LifecycleReceipt back = loopx.rollback(ID, Mode.EXECUTE);
 
     assertThat(back.version()).isEqualTo("1.0.0");
-    assertThat(back.doctor().status()).isEqualTo(DoctorStatus.READY);
+    assertThat(back.doctor().orElseThrow().status()).isEqualTo(DoctorStatus.READY);
     // What the rollback proved, and what now runs as 1.0.0, is v2's code.
-    assertThat(back.doctor().entrypointIdentity()).contains(v2Identity);
-    assertThat(back.targetIdentityProven()).isFalse();
+    assertThat(back.doctor().orElseThrow().entrypointIdentity()).contains(v2Identity);
+    assertThat(back.targetIdentityProven()).contains(false);
     assertThat(back.toJson().get("target_identity_proven").booleanValue()).isFalse();
     assertThat(record().active().provenIdentities()).containsExactly(v1Identity, v2Identity);
   }
@@ -123,28 +122,29 @@ class RollbackIdentityTest {
         loopx
             .install(LoadedManifest.load(v1Manifest), Mode.EXECUTE)
             .doctor()
+            .orElseThrow()
             .entrypointIdentity()
             .orElseThrow();
-    ActivationReceipt upgraded = loopx.upgrade(LoadedManifest.load(v2Manifest), Mode.EXECUTE);
-    assertThat(upgraded.targetIdentityProven()).isFalse();
+    LifecycleReceipt upgraded = loopx.upgrade(LoadedManifest.load(v2Manifest), Mode.EXECUTE);
+    assertThat(upgraded.targetIdentityProven()).contains(false);
     assertThat(loopx.doctor(ID, Mode.EXECUTE).status()).isEqualTo(DoctorStatus.READY);
 
-    RollbackReceipt preview = loopx.rollback(ID, Mode.PREVIEW);
-    assertThat(preview.targetIdentityProven()).isTrue();
-    RollbackReceipt back = loopx.rollback(ID, Mode.EXECUTE);
+    LifecycleReceipt preview = loopx.rollback(ID, Mode.PREVIEW);
+    assertThat(preview.targetIdentityProven()).contains(true);
+    LifecycleReceipt back = loopx.rollback(ID, Mode.EXECUTE);
 
     assertThat(back.version()).isEqualTo("1.0.0");
-    assertThat(back.doctor().entrypointIdentity()).contains(v1Identity);
-    assertThat(back.targetIdentityProven()).isTrue();
+    assertThat(back.doctor().orElseThrow().entrypointIdentity()).contains(v1Identity);
+    assertThat(back.targetIdentityProven()).contains(true);
     assertThat(back.toJson().get("target_identity_proven").booleanValue()).isTrue();
 
-    RollbackReceipt forward = loopx.rollback(ID, Mode.EXECUTE);
+    LifecycleReceipt forward = loopx.rollback(ID, Mode.EXECUTE);
     assertThat(forward.version()).isEqualTo("2.0.0");
-    assertThat(forward.targetIdentityProven()).isTrue();
+    assertThat(forward.targetIdentityProven()).contains(true);
 
     // Upgrading back to a revision in the history whose code is unchanged: proven.
-    ActivationReceipt again = loopx.upgrade(LoadedManifest.load(v1Manifest), Mode.PREVIEW);
-    assertThat(again.targetIdentityProven()).isTrue();
+    LifecycleReceipt again = loopx.upgrade(LoadedManifest.load(v1Manifest), Mode.PREVIEW);
+    assertThat(again.targetIdentityProven()).contains(true);
   }
 
   @Test
@@ -156,7 +156,7 @@ class RollbackIdentityTest {
     Path v1Script = tmp.resolve("demo-ext/1.0.0/bin/provider");
     Files.writeString(v1Script, Files.readString(v1Script) + "# patched in place\n");
 
-    assertThat(loopx.rollback(ID, Mode.PREVIEW).targetIdentityProven()).isFalse();
+    assertThat(loopx.rollback(ID, Mode.PREVIEW).targetIdentityProven()).contains(false);
   }
 
   @Test
@@ -172,11 +172,11 @@ class RollbackIdentityTest {
         !new String(Files.readAllBytes(launcher), StandardCharsets.ISO_8859_1).startsWith("#!"));
     Files.writeString(dir.resolve("extension.toml"), manifestText("1.0.0", "bin/provider"));
 
-    ActivationReceipt installed =
+    LifecycleReceipt installed =
         loopx.install(LoadedManifest.load(dir.resolve("extension.toml")), Mode.EXECUTE);
 
     String fileIdentity = FileIdentity.of(launcher).digest();
-    assertThat(installed.doctor().entrypointIdentity()).contains(fileIdentity);
+    assertThat(installed.doctor().orElseThrow().entrypointIdentity()).contains(fileIdentity);
     assertThat(record().doctorVerifiedIdentities()).containsExactly(fileIdentity);
     assertThat(record().active().provenIdentities()).containsExactly(fileIdentity);
     assertThat(loopx.list().extensions().get(0).doctorVerified()).isTrue();

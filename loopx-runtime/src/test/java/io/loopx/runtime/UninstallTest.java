@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
-import io.loopx.runtime.lifecycle.UninstallReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.io.IOException;
@@ -44,19 +44,19 @@ class UninstallTest {
 
   @Test
   void previewPredictsExecuteRemovesTheEntryAndItsHistory() throws IOException {
-    Revision first = loopx.install(version("1.0.0"), Mode.EXECUTE).revision();
-    Revision second = loopx.upgrade(version("2.0.0"), Mode.EXECUTE).revision();
+    Revision first = loopx.install(version("1.0.0"), Mode.EXECUTE).revision().orElseThrow();
+    Revision second = loopx.upgrade(version("2.0.0"), Mode.EXECUTE).revision().orElseThrow();
     loopx.disable(ID, Mode.EXECUTE);
     byte[] before = stateBytes();
 
-    UninstallReceipt preview = loopx.uninstall(ID, Mode.PREVIEW);
-    assertThat(preview.dryRun()).isTrue();
+    LifecycleReceipt preview = loopx.uninstall(ID, Mode.PREVIEW);
+    assertThat(preview.mode()).isEqualTo(Mode.PREVIEW);
     assertThat(preview.changed()).isFalse();
     assertThat(preview.removedRevisions()).containsExactly(first, second);
     assertThat(stateBytes()).isEqualTo(before);
 
-    UninstallReceipt executed = loopx.uninstall(ID, Mode.EXECUTE);
-    assertThat(executed.dryRun()).isFalse();
+    LifecycleReceipt executed = loopx.uninstall(ID, Mode.EXECUTE);
+    assertThat(executed.mode()).isEqualTo(Mode.EXECUTE);
     assertThat(executed.changed()).isTrue();
     assertThat(executed.removedRevisions()).containsExactly(first, second);
     assertThat(loopx.state().get(ID)).isEmpty();
@@ -106,14 +106,14 @@ class UninstallTest {
   @Test
   void aLaterInstallStartsFresh() throws IOException {
     loopx.install(version("1.0.0"), Mode.EXECUTE);
-    Revision second = loopx.upgrade(version("2.0.0"), Mode.EXECUTE).revision();
+    Revision second = loopx.upgrade(version("2.0.0"), Mode.EXECUTE).revision().orElseThrow();
     loopx.disable(ID, Mode.EXECUTE);
     loopx.uninstall(ID, Mode.EXECUTE);
 
     var again = loopx.install(version("2.0.0"), Mode.EXECUTE);
 
     assertThat(again.previousRevision()).isEmpty();
-    assertThat(again.rollbackAvailable()).isFalse();
+    assertThat(again.rollbackAvailable()).contains(false);
     ExtensionRecord fresh = loopx.state().installed(ID);
     assertThat(fresh.enabled()).isTrue();
     assertThat(fresh.activeRevision()).isEqualTo(second);

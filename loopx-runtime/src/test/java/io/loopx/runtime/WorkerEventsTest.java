@@ -69,7 +69,7 @@ class WorkerEventsTest {
     b.listener(e -> heard.add(new Heard(e, Thread.currentThread().getName())));
     Loopx loopx = b.build();
     opened.add(loopx);
-    revision = loopx.install(WorkerFixture.load(dir), Mode.EXECUTE).revision();
+    revision = loopx.install(WorkerFixture.load(dir), Mode.EXECUTE).revision().orElseThrow();
     return loopx;
   }
 

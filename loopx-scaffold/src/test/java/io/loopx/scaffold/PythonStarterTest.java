@@ -9,7 +9,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunReceipt;
 import java.io.IOException;
@@ -143,7 +143,7 @@ class PythonStarterTest {
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .build();
     try {
-      ActivationReceipt installed =
+      LifecycleReceipt installed =
           loopx.install(LoadedManifest.load(pkg.resolve("extension.toml")), Mode.EXECUTE);
       assertThat(installed.doctor().ready()).as(installed.toJson().toString()).isTrue();
       RunReceipt run =

@@ -11,12 +11,10 @@ import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
-import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
+import io.loopx.runtime.lifecycle.DoctorAllReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
-import io.loopx.runtime.lifecycle.RollbackReceipt;
-import io.loopx.runtime.lifecycle.ToggleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -85,7 +83,7 @@ class JimfsLifecycleTest {
 
   @Test
   void previewCreatesNothingAndRunsNothing() {
-    ActivationReceipt receipt = loopx.install(version("1.0.0"), Mode.PREVIEW);
+    LifecycleReceipt receipt = loopx.install(version("1.0.0"), Mode.PREVIEW);
 
     assertThatReceipt(receipt)
         .isOk()
@@ -111,7 +109,7 @@ class JimfsLifecycleTest {
     loopx.disable(ID, Mode.PREVIEW);
     loopx.enable(ID, Mode.PREVIEW);
     loopx.doctor(ID, Mode.PREVIEW);
-    loopx.doctorAllEnabled(Mode.PREVIEW);
+    loopx.doctorAll(Mode.PREVIEW);
     loopx.list();
     loopx.registry();
 
@@ -121,7 +119,7 @@ class JimfsLifecycleTest {
 
   @Test
   void installProbesOnceWithTheProviderEnvironmentAndActivates() {
-    ActivationReceipt receipt = loopx.install(version("1.0.0"), Mode.EXECUTE);
+    LifecycleReceipt receipt = loopx.install(version("1.0.0"), Mode.EXECUTE);
 
     assertThatReceipt(receipt)
         .isOk()
@@ -235,8 +233,8 @@ class JimfsLifecycleTest {
 
   @Test
   void upgradeAndRollbackTwiceToggles() {
-    ActivationReceipt installed = loopx.install(version("1.0.0"), Mode.EXECUTE);
-    ActivationReceipt upgraded = loopx.upgrade(version("2.0.0"), Mode.EXECUTE);
+    LifecycleReceipt installed = loopx.install(version("1.0.0"), Mode.EXECUTE);
+    LifecycleReceipt upgraded = loopx.upgrade(version("2.0.0"), Mode.EXECUTE);
     assertThatReceipt(upgraded)
         .activation()
         .hasOperation("upgrade")
@@ -244,9 +242,9 @@ class JimfsLifecycleTest {
         .hasRollbackAvailable(true);
     t.launcher().clearLaunches();
 
-    RollbackReceipt preview = loopx.rollback(ID, Mode.PREVIEW);
+    LifecycleReceipt preview = loopx.rollback(ID, Mode.PREVIEW);
     assertThat(t.launcher().launchCount()).isZero();
-    RollbackReceipt back = loopx.rollback(ID, Mode.EXECUTE);
+    LifecycleReceipt back = loopx.rollback(ID, Mode.EXECUTE);
     assertThatReceipt(back)
         .hasAllDocumentedKeys()
         .hasValue("version", "1.0.0")
@@ -259,7 +257,7 @@ class JimfsLifecycleTest {
     assertThat(record().activeRevision()).isEqualTo(installed.revision());
     assertThat(listedVerified()).isTrue();
 
-    RollbackReceipt forward = loopx.rollback(ID, Mode.EXECUTE);
+    LifecycleReceipt forward = loopx.rollback(ID, Mode.EXECUTE);
     assertThat(forward.revision()).isEqualTo(upgraded.revision());
     assertThat(record().activeRevision()).isEqualTo(upgraded.revision());
     assertThat(record().rollbackRevision()).contains(installed.revision());
@@ -349,7 +347,7 @@ class JimfsLifecycleTest {
     assertThat(record().doctorVerifiedRevision()).isEmpty();
 
     doctorOf("1.0.0", 0);
-    ToggleReceipt enabled = loopx.enable(ID, Mode.EXECUTE);
+    LifecycleReceipt enabled = loopx.enable(ID, Mode.EXECUTE);
     assertThatReceipt(enabled).hasAllDocumentedKeys().hasValue("changed", true);
     assertThat(listedVerified()).isTrue();
   }
@@ -374,7 +372,7 @@ class JimfsLifecycleTest {
     loopx.install(version("1.0.0"), Mode.EXECUTE);
     t.launcher().clearLaunches();
 
-    ToggleReceipt again = loopx.enable(ID, Mode.EXECUTE);
+    LifecycleReceipt again = loopx.enable(ID, Mode.EXECUTE);
 
     assertThatReceipt(again)
         .toggle()
@@ -392,7 +390,7 @@ class JimfsLifecycleTest {
   void disableIsReversibleAndKeepsHistory() {
     loopx.install(version("1.0.0"), Mode.EXECUTE);
 
-    ToggleReceipt disabled = loopx.disable(ID, Mode.EXECUTE);
+    LifecycleReceipt disabled = loopx.disable(ID, Mode.EXECUTE);
     assertThatReceipt(disabled)
         .hasAllDocumentedKeys()
         .hasValue("changed", true)
@@ -431,7 +429,7 @@ class JimfsLifecycleTest {
     doctorOf("1.0.0", 3);
     t.launcher().clearLaunches();
 
-    DoctorBatchReceipt batch = loopx.doctorAllEnabled(Mode.EXECUTE);
+    DoctorAllReceipt batch = loopx.doctorAll(Mode.EXECUTE);
 
     assertThatReceipt(batch)
         .isNotOk()
@@ -448,7 +446,7 @@ class JimfsLifecycleTest {
     assertThat(loopx.registry().provider(ProviderId.of(ID)).orElseThrow().state().ready())
         .isFalse();
 
-    DoctorBatchReceipt preview = loopx.doctorAllEnabled(Mode.PREVIEW);
+    DoctorAllReceipt preview = loopx.doctorAll(Mode.PREVIEW);
     assertThatReceipt(preview)
         .isOk()
         .hasValue("status", "probe_required")

@@ -15,13 +15,11 @@ import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
-import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
+import io.loopx.runtime.lifecycle.DoctorAllReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
-import io.loopx.runtime.lifecycle.ExtensionListReceipt;
-import io.loopx.runtime.lifecycle.RollbackReceipt;
-import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.lifecycle.ListReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -665,7 +663,7 @@ class LifecyclePropertyTest {
         case DISABLE -> loopx.disable(id, mode);
         case ROLLBACK -> loopx.rollback(id, mode);
         case DOCTOR -> loopx.doctor(id, mode);
-        case DOCTOR_ALL -> loopx.doctorAllEnabled(mode);
+        case DOCTOR_ALL -> loopx.doctorAll(mode);
         default -> throw new IllegalStateException("not a command: " + s);
       };
     }
@@ -674,7 +672,7 @@ class LifecyclePropertyTest {
         Step s, Receipt receipt, Map<Integer, DoctorStatus> statuses, boolean wasEnabled) {
       boolean execute = s.mode().executes();
       assertThatReceipt(receipt).hasAllDocumentedKeys();
-      if (receipt instanceof ActivationReceipt a) {
+      if (receipt instanceof LifecycleReceipt a) {
         ActivationReceiptAssert activation =
             assertThatReceipt(a).activation().hasRevision(revision(s.ext(), s.version()));
         if (execute) {
@@ -686,7 +684,7 @@ class LifecyclePropertyTest {
         assertThat(a.targetIdentityProven())
             .as("target_identity_proven")
             .isEqualTo(expectedTargetProven);
-      } else if (receipt instanceof ToggleReceipt toggle) {
+      } else if (receipt instanceof LifecycleReceipt toggle) {
         boolean enable = s.op() == Op.ENABLE;
         ToggleReceiptAssert t = assertThatReceipt(toggle).toggle();
         if (enable != wasEnabled) {
@@ -706,7 +704,7 @@ class LifecyclePropertyTest {
         }
         assertThat(toggle.doctor().map(DoctorReceipt::status))
             .isEqualTo(Optional.ofNullable(statuses.get(s.ext())));
-      } else if (receipt instanceof RollbackReceipt r) {
+      } else if (receipt instanceof LifecycleReceipt r) {
         assertThat(r.changed()).isEqualTo(execute);
         assertThat(r.enabled()).isEqualTo(execute || wasEnabled);
         assertThatReceipt(r).doctor().hasStatus(statuses.get(s.ext()));
@@ -715,7 +713,7 @@ class LifecyclePropertyTest {
             .isEqualTo(expectedTargetProven);
       } else if (receipt instanceof DoctorReceipt p) {
         assertThatReceipt(p).doctor().hasStatus(statuses.get(s.ext()));
-      } else if (receipt instanceof DoctorBatchReceipt batch) {
+      } else if (receipt instanceof DoctorAllReceipt batch) {
         Map<String, DoctorStatus> expected = new TreeMap<>();
         statuses.forEach((e, status) -> expected.put(IDS.get(e), status));
         Map<String, DoctorStatus> actual = new LinkedHashMap<>();
@@ -781,7 +779,7 @@ class LifecyclePropertyTest {
 
     void checkInvariants(Stats stats) {
       ActivationState state = loopx.state();
-      ExtensionListReceipt list = loopx.list();
+      ListReceipt list = loopx.list();
       Map<String, Boolean> listed = new HashMap<>();
       list.extensions().forEach(row -> listed.put(row.id().value(), row.doctorVerified()));
       assertThat(list.extensions())

@@ -60,7 +60,7 @@ class ReceiptAssertTest {
     var disable = t.loopx().disable(ID, Mode.EXECUTE);
     var enable = t.loopx().enable(ID, Mode.EXECUTE);
     var doctor = t.loopx().doctor(ID, Mode.PREVIEW);
-    var batch = t.loopx().doctorAllEnabled(Mode.EXECUTE);
+    var batch = t.loopx().doctorAll(Mode.EXECUTE);
     var list = t.loopx().list();
 
     for (Receipt r :
@@ -122,7 +122,7 @@ class ReceiptAssertTest {
             t.root().packageDirectory("demo-ext", "1.0.0").resolve("bin/provider"),
             ProcessScript.doctorExits(1));
 
-    var batch = t.loopx().doctorAllEnabled(Mode.EXECUTE);
+    var batch = t.loopx().doctorAll(Mode.EXECUTE);
 
     assertThatReceipt(batch).isNotOk().hasValue("status", "blocked").hasAllDocumentedKeys();
     assertThatThrownBy(() -> assertThatReceipt(batch).isOk())
@@ -291,7 +291,7 @@ class ReceiptAssertTest {
         .isInstanceOf(AssertionError.class);
     assertThatThrownBy(() -> assertThatReceipt(install).toggle())
         .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("Expected a ToggleReceipt but was ActivationReceipt");
+        .hasMessageContaining("Expected a LifecycleReceipt but was LifecycleReceipt");
     assertThatThrownBy(() -> assertThatReceipt(install).run())
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("Expected a RunReceipt");
@@ -308,7 +308,7 @@ class ReceiptAssertTest {
         .hasMessageContaining("Expected a doctor packet");
     assertThatThrownBy(() -> assertThatReceipt(list).doctor())
         .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("ExtensionListReceipt");
+        .hasMessageContaining("ListReceipt");
     assertThatThrownBy(
             () -> assertThatReceipt(t.loopx().enable(ID, Mode.EXECUTE)).toggle().hasNoDoctor())
         .isInstanceOf(AssertionError.class)

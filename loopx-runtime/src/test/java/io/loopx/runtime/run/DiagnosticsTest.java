@@ -9,21 +9,22 @@ import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorNotReadyException;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
-import io.loopx.runtime.lifecycle.EntrypointLookup;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Diagnostics (docs/contract/run.md#stderr-tail, docs/contract/doctor.md#doctor-packet): what a
@@ -173,8 +174,8 @@ class DiagnosticsTest {
 
     String bin = fixture.script("no-interp").getParent().toString();
     assertThat(e.doctor().status()).isEqualTo(DoctorStatus.ENTRYPOINT_MISSING);
-    assertThat(e.doctor().entrypointLookup())
-        .contains(new EntrypointLookup("loopx-no-such-interpreter", bin + ":/usr/bin:/bin"));
+    assertThat(lookup(e.doctor()))
+        .containsExactly("loopx-no-such-interpreter", bin + ":/usr/bin:/bin");
     assertThat(e.getMessage())
         .isEqualTo(
             "doctor of `no-interp` is not ready: entrypoint_missing (looked up"
@@ -195,8 +196,7 @@ class DiagnosticsTest {
     DoctorReceipt doctor = fixture.loopx.doctor(id, Mode.PREVIEW);
 
     assertThat(doctor.status()).isEqualTo(DoctorStatus.ENTRYPOINT_MISSING);
-    assertThat(doctor.entrypointLookup())
-        .contains(new EntrypointLookup(launcher.toAbsolutePath().toString(), ""));
+    assertThat(lookup(doctor)).containsExactly(launcher.toAbsolutePath().toString(), "");
   }
 
   /** A launcher without execute permission is hashed, and its probe cannot start. */
@@ -216,7 +216,7 @@ class DiagnosticsTest {
         .isEqualTo(
             "doctor of `not-exec` is not ready: provider_unavailable (probe_execution_failed)");
     assertThat(e.doctor().exitCode()).isEmpty();
-    assertThat(e.doctor().entrypointLookup()).isEmpty();
+    assertThat(lookup(e.doctor())).isEmpty();
   }
 
   @Test
@@ -225,13 +225,19 @@ class DiagnosticsTest {
     fixture.write(RunFixture.Spec.of("no-file", "printf '{}'"));
     Files.delete(fixture.script("no-file"));
 
-    ActivationReceipt preview = fixture.loopx.install(manifest(fixture, "no-file"), Mode.PREVIEW);
+    LifecycleReceipt preview = fixture.loopx.install(manifest(fixture, "no-file"), Mode.PREVIEW);
 
-    assertThat(preview.doctor().status()).isEqualTo(DoctorStatus.ENTRYPOINT_MISSING);
-    assertThat(preview.doctor().entrypointLookup())
-        .contains(
-            new EntrypointLookup(
-                "bin/provider", fixture.dir("no-file").toAbsolutePath().toString()));
+    assertThat(preview.doctor().orElseThrow().status()).isEqualTo(DoctorStatus.ENTRYPOINT_MISSING);
+    assertThat(lookup(preview.doctor().orElseThrow()))
+        .containsExactly("bin/provider", fixture.dir("no-file").toAbsolutePath().toString());
+  }
+
+  /** The packet's {@code entrypoint_lookup} as its name and search path; empty when null. */
+  private static List<String> lookup(DoctorReceipt doctor) {
+    JsonNode lookup = doctor.toJson().get("entrypoint_lookup");
+    return lookup.isNull()
+        ? List.of()
+        : List.of(lookup.get("name").asString(), lookup.get("search_path").asString());
   }
 
   private static void writeLauncher(RunFixture fixture, String id, String script)

@@ -170,6 +170,7 @@ class OnePathTest {
                     LoadedManifest.load(fixture.dir("one-path").resolve("extension.toml")),
                     Mode.EXECUTE)
                 .doctor()
+                .orElseThrow()
                 .status())
         .isEqualTo(DoctorStatus.READY);
     return ExtensionId.of("one-path");

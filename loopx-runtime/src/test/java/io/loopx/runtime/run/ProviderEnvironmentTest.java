@@ -116,6 +116,7 @@ class ProviderEnvironmentTest {
                     LoadedManifest.load(fixture.dir("env-probe").resolve("extension.toml")),
                     Mode.EXECUTE)
                 .doctor()
+                .orElseThrow()
                 .status())
         .isEqualTo(DoctorStatus.READY);
     return ExtensionId.of("env-probe");

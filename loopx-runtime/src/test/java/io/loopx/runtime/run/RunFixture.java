@@ -114,6 +114,7 @@ final class RunFixture {
                 .install(
                     LoadedManifest.load(dir(spec.id()).resolve("extension.toml")), Mode.EXECUTE)
                 .doctor()
+                .orElseThrow()
                 .status())
         .isEqualTo(DoctorStatus.READY);
     return ExtensionId.of(spec.id());

@@ -20,7 +20,7 @@ import io.loopx.runtime.Mode;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.store.postgresql.server.EmbeddedPostgres;
@@ -141,7 +141,7 @@ class FleetLifecycleTest {
     LoadedManifest onA = a.stage(MANIFEST, ANSWERS);
     b.stage(MANIFEST, ANSWERS); // the same package bytes on host B
 
-    ActivationReceipt installed = a.loopx().install(onA, Mode.EXECUTE);
+    LifecycleReceipt installed = a.loopx().install(onA, Mode.EXECUTE);
     assertThat(installed.ok()).isTrue();
 
     // B never probed: the proof is of the identical runtime, so B is ready and dispatches.

@@ -8,7 +8,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.json.StrictJson;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunReceipt;
@@ -155,7 +155,7 @@ class StarterPackageEndToEndTest extends ProviderContractTest {
     Loopx loopx = Loopx.builder().runtimeRoot(root).hostEnvironment(hostEnvironment()).build();
     ExtensionId id = ExtensionId.of(ID);
 
-    ActivationReceipt install = loopx.install(LoadedManifest.load(manifest()), Mode.EXECUTE);
+    LifecycleReceipt install = loopx.install(LoadedManifest.load(manifest()), Mode.EXECUTE);
     assertThatReceipt(install).doctor().hasStatus(DoctorStatus.READY).isVerified();
     assertThatReceipt(loopx.doctor(id, Mode.EXECUTE)).doctor().hasStatus(DoctorStatus.READY);
 

@@ -78,7 +78,7 @@ class LifecyclePlannerTableTest {
       case "disable" -> new LifecycleCommand.Disable(ID);
       case "rollback" -> new LifecycleCommand.Rollback(ID);
       case "doctor" -> new LifecycleCommand.Doctor(ID);
-      case "doctor_all" -> new LifecycleCommand.DoctorAllEnabled();
+      case "doctor_all" -> new LifecycleCommand.DoctorAll();
       case "list" -> new LifecycleCommand.ListExtensions();
       default -> throw new IllegalArgumentException(name);
     };

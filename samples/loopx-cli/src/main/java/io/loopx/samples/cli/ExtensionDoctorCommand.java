@@ -33,7 +33,7 @@ final class ExtensionDoctorCommand extends SessionCommand {
     }
     Loopx loopx = session.loopx(settings);
     if (given == null) {
-      return Views.doctorBatch(loopx.doctorAllEnabled(settings.mode()));
+      return Views.doctorBatch(loopx.doctorAll(settings.mode()));
     }
     return Views.receipt(loopx.doctor(Arguments.extensionId(given), settings.mode()));
   }

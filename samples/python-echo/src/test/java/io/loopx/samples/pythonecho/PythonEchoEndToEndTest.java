@@ -25,7 +25,7 @@ import io.loopx.runtime.conformance.ConformanceReceipt;
 import io.loopx.runtime.conformance.ProviderConformance;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunStatus;
@@ -121,7 +121,7 @@ class PythonEchoEndToEndTest {
     Loopx loopx = loopx();
     LoadedManifest manifest = LoadedManifest.load(Path.of("extension.toml").toAbsolutePath());
 
-    ActivationReceipt installed = loopx.install(manifest, Mode.EXECUTE);
+    LifecycleReceipt installed = loopx.install(manifest, Mode.EXECUTE);
     assertThat(installed.extensionId()).isEqualTo(ID);
     assertThat(installed.doctor().ready()).as(installed.toJson().toString()).isTrue();
 

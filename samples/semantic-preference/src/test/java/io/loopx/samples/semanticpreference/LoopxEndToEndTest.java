@@ -7,7 +7,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.Permission;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.file.Path;
@@ -28,7 +28,7 @@ class LoopxEndToEndTest {
         Loopx.builder().runtimeRoot(runtimeRoot).builtin(new SemanticPreferenceContract()).build();
     LoadedManifest manifest = LoadedManifest.load(Path.of("extension.toml").toAbsolutePath());
 
-    ActivationReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
+    LifecycleReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
 
     assertThatReceipt(receipt)
         .activation()

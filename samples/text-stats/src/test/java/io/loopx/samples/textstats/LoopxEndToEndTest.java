@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.file.Path;
@@ -25,7 +25,7 @@ class LoopxEndToEndTest {
     Loopx loopx = Loopx.builder().runtimeRoot(runtimeRoot).build();
     LoadedManifest manifest = LoadedManifest.load(Path.of("extension.toml").toAbsolutePath());
 
-    ActivationReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
+    LifecycleReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
 
     assertThatReceipt(receipt)
         .activation()
