@@ -229,12 +229,12 @@ class LifecycleTest {
 
     LifecycleReceipt back = loopx.rollback(ID, Mode.EXECUTE);
     assertThat(back.revision()).isEqualTo(installed.revision());
-    assertThat(back.version()).isEqualTo("1.0.0");
-    assertThat(record().activeRevision()).isEqualTo(installed.revision());
+    assertThat(back.version()).contains("1.0.0");
+    assertThat(record().activeRevision()).isEqualTo(installed.revision().orElseThrow());
 
     LifecycleReceipt forward = loopx.rollback(ID, Mode.EXECUTE);
     assertThat(forward.revision()).isEqualTo(upgraded.revision());
-    assertThat(record().activeRevision()).isEqualTo(upgraded.revision());
+    assertThat(record().activeRevision()).isEqualTo(upgraded.revision().orElseThrow());
     assertThat(record().rollbackRevision()).contains(installed.revision().orElseThrow());
   }
 

@@ -145,7 +145,9 @@ class PythonStarterTest {
     try {
       LifecycleReceipt installed =
           loopx.install(LoadedManifest.load(pkg.resolve("extension.toml")), Mode.EXECUTE);
-      assertThat(installed.doctor().ready()).as(installed.toJson().toString()).isTrue();
+      assertThat(installed.doctor().orElseThrow().ready())
+          .as(installed.toJson().toString())
+          .isTrue();
       RunReceipt run =
           loopx.run(
               ExtensionId.of(ID),

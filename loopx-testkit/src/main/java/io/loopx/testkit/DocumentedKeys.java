@@ -2,8 +2,6 @@ package io.loopx.testkit;
 
 import io.loopx.runtime.dispatch.ActivationCheckReceipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
-import io.loopx.runtime.lifecycle.DoctorBatchReceipt;
-import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.run.RunReceipt;
 import java.util.ArrayList;
 import java.util.List;
@@ -266,8 +264,8 @@ public final class DocumentedKeys {
   public static Optional<List<String>> ofReceipt(JsonNode receipt) {
     String schema = receipt.path("schema_version").asString("");
     return switch (schema) {
-      case DoctorReceipt.SCHEMA_VERSION -> Optional.of(DOCTOR);
-      case DoctorBatchReceipt.SCHEMA_VERSION -> Optional.of(DOCTOR_BATCH);
+      case "loopx_extension_doctor_v0" -> Optional.of(DOCTOR);
+      case "loopx_extension_doctor_batch_v0" -> Optional.of(DOCTOR_BATCH);
       case "loopx_extension_state_v0" -> Optional.of(LIST);
       case RunReceipt.SCHEMA_VERSION -> Optional.of(RUN);
       case DispatchReceipt.SCHEMA_VERSION -> Optional.of(DISPATCH);

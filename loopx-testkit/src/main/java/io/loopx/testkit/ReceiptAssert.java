@@ -1,10 +1,8 @@
 package io.loopx.testkit;
 
 import io.loopx.runtime.Receipt;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
-import io.loopx.runtime.lifecycle.RollbackReceipt;
-import io.loopx.runtime.lifecycle.ToggleReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.run.RunReceipt;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -32,11 +30,11 @@ import tools.jackson.databind.node.ObjectNode;
  *     .hasValue("doctor.status", "ready")
  *     .hasNullValue("previous_revision");
  * assertThatReceipt(receipt).doctor().hasStatus(DoctorStatus.READY).isVerified();
- * assertThatReceipt(receipt).activation().isExecuted().isChanged().hasNoPreviousRevision();
+ * assertThatReceipt(receipt).lifecycle().isExecuted().isChanged().hasNoPreviousRevision();
  * }</pre>
  *
- * <p>The typed views {@link #doctor()}, {@link #activation()}, {@link #toggle()} and {@link #run()}
- * check each value both in the receipt's accessor and in its JSON.
+ * <p>The typed views {@link #doctor()}, {@link #lifecycle()} and {@link #run()} check each value
+ * both in the receipt's accessor and in its JSON.
  *
  * <p>Keys are paths: {@code doctor.status} descends into an object, {@code extensions[0].status}
  * into an array element. {@link #hasAllDocumentedKeys()} checks the key lists of {@link
@@ -75,12 +73,8 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
     Optional<DoctorReceipt> doctor = Optional.empty();
     if (actual instanceof DoctorReceipt d) {
       doctor = Optional.of(d);
-    } else if (actual instanceof ActivationReceipt a) {
-      doctor = Optional.of(a.doctor());
-    } else if (actual instanceof RollbackReceipt r) {
-      doctor = Optional.of(r.doctor());
-    } else if (actual instanceof ToggleReceipt t) {
-      doctor = t.doctor();
+    } else if (actual instanceof LifecycleReceipt l) {
+      doctor = l.doctor();
     }
     if (doctor.isEmpty()) {
       failWithMessage(
@@ -90,14 +84,13 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
     return new DoctorReceiptAssert(doctor.orElseThrow());
   }
 
-  /** Returns typed assertions on an install or upgrade receipt; fails for any other receipt. */
-  public ActivationReceiptAssert activation() {
-    return new ActivationReceiptAssert(as(ActivationReceipt.class));
-  }
-
-  /** Returns typed assertions on an enable or disable receipt; fails for any other receipt. */
-  public ToggleReceiptAssert toggle() {
-    return new ToggleReceiptAssert(as(ToggleReceipt.class));
+  /**
+   * Returns typed assertions on an install, upgrade, enable, disable, rollback or uninstall
+   * receipt; fails for any other receipt.
+   */
+  @API(status = API.Status.STABLE, since = "1.0")
+  public LifecycleReceiptAssert lifecycle() {
+    return new LifecycleReceiptAssert(as(LifecycleReceipt.class));
   }
 
   /** Returns typed assertions on a run receipt; fails for any other receipt. */

@@ -11,10 +11,10 @@ import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.lifecycle.DoctorAllReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -93,7 +93,8 @@ class JimfsLifecycleTest {
         .hasNullValue("enabled")
         .hasValue("doctor.status", "probe_required")
         .hasKey("doctor.probed_entrypoint_identity");
-    assertThat(receipt.doctor().probedEntrypointIdentity()).isPresent();
+    assertThat(receipt.toJson().get("doctor").get("probed_entrypoint_identity").isString())
+        .isTrue();
     assertThat(Files.exists(t.root().runtimeRoot())).isFalse();
     assertThat(t.launcher().launchCount()).isZero();
   }
@@ -137,7 +138,8 @@ class JimfsLifecycleTest {
               assertThat(l.argv()).containsExactly(launcher("1.0.0").toString(), "--doctor");
               assertThat(l.request().environment())
                   .containsEntry("LOOPX_EXTENSION_ID", "demo-ext")
-                  .containsEntry("LOOPX_EXTENSION_REVISION", receipt.revision().value())
+                  .containsEntry(
+                      "LOOPX_EXTENSION_REVISION", receipt.revision().orElseThrow().value())
                   .containsEntry("PATH", launcher("1.0.0").getParent() + ":/loopx/bin");
               assertThat(l.request().stdinLength()).isZero();
               assertThat(l.request().timeout()).isEqualTo(Duration.ofSeconds(30));
@@ -236,9 +238,9 @@ class JimfsLifecycleTest {
     LifecycleReceipt installed = loopx.install(version("1.0.0"), Mode.EXECUTE);
     LifecycleReceipt upgraded = loopx.upgrade(version("2.0.0"), Mode.EXECUTE);
     assertThatReceipt(upgraded)
-        .activation()
+        .lifecycle()
         .hasOperation("upgrade")
-        .hasPreviousRevision(installed.revision())
+        .hasPreviousRevision(installed.revision().orElseThrow())
         .hasRollbackAvailable(true);
     t.launcher().clearLaunches();
 
@@ -248,19 +250,19 @@ class JimfsLifecycleTest {
     assertThatReceipt(back)
         .hasAllDocumentedKeys()
         .hasValue("version", "1.0.0")
-        .hasValue("revision", installed.revision())
-        .hasValue("previous_revision", upgraded.revision());
+        .hasValue("revision", installed.revision().orElseThrow())
+        .hasValue("previous_revision", upgraded.revision().orElseThrow());
     assertThat(preview.revision()).isEqualTo(back.revision());
     assertThat(t.launcher().launches())
         .singleElement()
         .satisfies(l -> assertThat(l.program()).isEqualTo(launcher("1.0.0").toString()));
-    assertThat(record().activeRevision()).isEqualTo(installed.revision());
+    assertThat(record().activeRevision()).isEqualTo(installed.revision().orElseThrow());
     assertThat(listedVerified()).isTrue();
 
     LifecycleReceipt forward = loopx.rollback(ID, Mode.EXECUTE);
     assertThat(forward.revision()).isEqualTo(upgraded.revision());
-    assertThat(record().activeRevision()).isEqualTo(upgraded.revision());
-    assertThat(record().rollbackRevision()).contains(installed.revision());
+    assertThat(record().activeRevision()).isEqualTo(upgraded.revision().orElseThrow());
+    assertThat(record().rollbackRevision()).contains(installed.revision().orElseThrow());
   }
 
   @Test
@@ -269,8 +271,8 @@ class JimfsLifecycleTest {
     loopx.upgrade(version("2.0.0"), Mode.EXECUTE);
     loopx.disable(ID, Mode.EXECUTE);
 
-    assertThat(loopx.rollback(ID, Mode.PREVIEW).enabled()).isFalse();
-    assertThat(loopx.rollback(ID, Mode.EXECUTE).enabled()).isTrue();
+    assertThat(loopx.rollback(ID, Mode.PREVIEW).enabled()).contains(false);
+    assertThat(loopx.rollback(ID, Mode.EXECUTE).enabled()).contains(true);
     assertThat(record().enabled()).isTrue();
   }
 
@@ -329,7 +331,7 @@ class JimfsLifecycleTest {
         .extracting(RevisionSnapshot::version)
         .containsExactly("1.0.0", "3.0.0", "4.0.0", "5.0.0", "6.0.0");
     assertThat(record().rollbackRevision()).contains(version("1.0.0").revision());
-    assertThat(loopx.rollback(ID, Mode.EXECUTE).version()).isEqualTo("1.0.0");
+    assertThat(loopx.rollback(ID, Mode.EXECUTE).version()).contains("1.0.0");
   }
 
   @Test
@@ -375,7 +377,7 @@ class JimfsLifecycleTest {
     LifecycleReceipt again = loopx.enable(ID, Mode.EXECUTE);
 
     assertThatReceipt(again)
-        .toggle()
+        .lifecycle()
         .isExecuted()
         .isNotChanged()
         .wouldNotChange()
@@ -395,7 +397,7 @@ class JimfsLifecycleTest {
         .hasAllDocumentedKeys()
         .hasValue("changed", true)
         .hasValue("enabled", false);
-    assertThatReceipt(loopx.disable(ID, Mode.EXECUTE)).toggle().isNotChanged().hasNoDoctor();
+    assertThatReceipt(loopx.disable(ID, Mode.EXECUTE)).lifecycle().isNotChanged().hasNoDoctor();
     assertThat(listedVerified()).isFalse();
     assertThat(record().doctorVerifiedIdentities()).hasSize(1);
     t.launcher().clearLaunches();
@@ -489,7 +491,7 @@ class JimfsLifecycleTest {
         .hasStatus(DoctorStatus.ENTRYPOINT_MISSING)
         .isNotAvailable()
         .isNotVerified();
-    assertThat(packet.probedEntrypointIdentity()).isEmpty();
+    assertThat(packet.toJson().get("probed_entrypoint_identity").isNull()).isTrue();
     assertThat(t.launcher().launchCount()).isZero();
   }
 

@@ -72,7 +72,7 @@ class ReceiptAssertTest {
         .hasValue("operation", "install")
         .hasValue("dry_run", false)
         .hasValue("changed", true)
-        .hasValue("revision", install.revision())
+        .hasValue("revision", install.revision().orElseThrow())
         .hasNullValue("previous_revision")
         .hasValue("doctor.status", "ready")
         .hasValue("doctor.external_writes_performed", false)
@@ -183,7 +183,7 @@ class ReceiptAssertTest {
     var doctor = t.loopx().doctor(ID, Mode.PREVIEW);
 
     assertThatReceipt(preview)
-        .activation()
+        .lifecycle()
         .hasOperation("install")
         .isPreview()
         .isNotChanged()
@@ -193,11 +193,11 @@ class ReceiptAssertTest {
         .hasStatus(DoctorStatus.PROBE_REQUIRED)
         .isNotVerified();
     assertThatReceipt(install)
-        .activation()
+        .lifecycle()
         .isExecuted()
         .isChanged()
         .hasVersion("1.0.0")
-        .hasRevision(install.revision())
+        .hasRevision(install.revision().orElseThrow())
         .hasEnabled(true)
         .hasRollbackAvailable(false)
         .doctor()
@@ -207,22 +207,22 @@ class ReceiptAssertTest {
         .hasNoFailure()
         .hasVersion("1.0.0");
     assertThatReceipt(upgrade)
-        .activation()
+        .lifecycle()
         .hasOperation("upgrade")
-        .hasPreviousRevision(install.revision())
+        .hasPreviousRevision(install.revision().orElseThrow())
         .hasRollbackAvailable(true);
     assertThatReceipt(rollback).doctor().hasVersion("1.0.0");
     assertThatReceipt(disable)
-        .toggle()
+        .lifecycle()
         .hasOperation("disable")
         .isPreview()
         .isNotChanged()
         .wouldChange()
         .isEnabled()
-        .hasActiveRevision(upgrade.revision())
+        .hasRevision(upgrade.revision().orElseThrow())
         .hasNoDoctor();
     assertThatReceipt(enable)
-        .toggle()
+        .lifecycle()
         .isExecuted()
         .wouldNotChange()
         .doctor()
@@ -281,26 +281,34 @@ class ReceiptAssertTest {
             () -> assertThatReceipt(install).doctor().hasFailure(DoctorFailure.PROBE_NONZERO_EXIT))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("<failure_kind>");
-    assertThatThrownBy(() -> assertThatReceipt(install).activation().isPreview())
+    assertThatThrownBy(() -> assertThatReceipt(install).lifecycle().isPreview())
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("<dry_run>");
-    assertThatThrownBy(() -> assertThatReceipt(install).activation().hasEnabled(null))
+    assertThatThrownBy(() -> assertThatReceipt(install).lifecycle().hasEnabled(null))
         .isInstanceOf(AssertionError.class);
     assertThatThrownBy(
-            () -> assertThatReceipt(install).activation().hasPreviousRevision(install.revision()))
+            () ->
+                assertThatReceipt(install)
+                    .lifecycle()
+                    .hasPreviousRevision(install.revision().orElseThrow()))
         .isInstanceOf(AssertionError.class);
-    assertThatThrownBy(() -> assertThatReceipt(install).toggle())
+    assertThatThrownBy(() -> assertThatReceipt(list).lifecycle())
         .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("Expected a LifecycleReceipt but was LifecycleReceipt");
+        .hasMessageContaining("Expected a LifecycleReceipt but was ListReceipt");
     assertThatThrownBy(() -> assertThatReceipt(install).run())
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("Expected a RunReceipt");
-    assertThatThrownBy(() -> assertThatReceipt(disable).activation())
-        .isInstanceOf(AssertionError.class);
-    assertThatThrownBy(() -> assertThatReceipt(disable).toggle().isEnabled())
+    assertThatThrownBy(() -> assertThatReceipt(disable).lifecycle().hasRollbackAvailable(false))
+        .as("a disable receipt has no rollback_available")
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("<rollback_available>");
+    assertThatThrownBy(() -> assertThatReceipt(disable).lifecycle().hasVersion("1.0.0"))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("<version>");
+    assertThatThrownBy(() -> assertThatReceipt(disable).lifecycle().isEnabled())
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("<enabled>");
-    assertThatThrownBy(() -> assertThatReceipt(disable).toggle().doctor())
+    assertThatThrownBy(() -> assertThatReceipt(disable).lifecycle().doctor())
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("the disable receipt has none");
     assertThatThrownBy(() -> assertThatReceipt(disable).doctor())
@@ -310,9 +318,35 @@ class ReceiptAssertTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("ListReceipt");
     assertThatThrownBy(
-            () -> assertThatReceipt(t.loopx().enable(ID, Mode.EXECUTE)).toggle().hasNoDoctor())
+            () -> assertThatReceipt(t.loopx().enable(ID, Mode.EXECUTE)).lifecycle().hasNoDoctor())
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("Expected no doctor packet");
+  }
+
+  @Test
+  void typedAssertionsCoverUninstall() {
+    var install = t.loopx().install(staged("1.0.0"), Mode.EXECUTE);
+    t.loopx().disable(ID, Mode.EXECUTE);
+    var preview = t.loopx().uninstall(ID, Mode.PREVIEW);
+
+    assertThatReceipt(preview)
+        .lifecycle()
+        .hasOperation("uninstall")
+        .isPreview()
+        .isNotChanged()
+        .hasRemovedRevisions(install.revision().orElseThrow())
+        .hasNoDoctor();
+    assertThatReceipt(t.loopx().uninstall(ID, Mode.EXECUTE))
+        .lifecycle()
+        .isExecuted()
+        .isChanged()
+        .hasRemovedRevisions(install.revision().orElseThrow());
+    assertThatThrownBy(() -> assertThatReceipt(preview).lifecycle().hasRemovedRevisions())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("<removed_revisions>");
+    assertThatThrownBy(() -> assertThatReceipt(preview).lifecycle().isEnabled())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("<enabled>");
   }
 
   @Test

@@ -11,8 +11,8 @@ import io.loopx.api.manifest.WorkerSpec;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.runtime.internal.conformance.EnvelopeMutations;
 import io.loopx.runtime.internal.run.RunRequest;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
@@ -118,7 +118,7 @@ public abstract class ProviderContractTest {
   public void doctorExitsZeroTwiceAndLeavesNoTrace(@TempDir Path sandbox) {
     ProviderHarness h = harness(sandbox);
 
-    ActivationReceipt install = h.install();
+    LifecycleReceipt install = h.install();
     assertThatReceipt(install)
         .doctor()
         .as("the doctor at install")

@@ -23,8 +23,8 @@ import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.run.ProviderLaunch;
-import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchRequest;
@@ -126,7 +126,7 @@ final class ProviderHarness {
    * @throws AssertionError naming the failure when install fails (for example a doctor that is not
    *     ready)
    */
-  ActivationReceipt install() {
+  LifecycleReceipt install() {
     try {
       return loopx.install(manifest, Mode.EXECUTE);
     } catch (LoopxException e) {

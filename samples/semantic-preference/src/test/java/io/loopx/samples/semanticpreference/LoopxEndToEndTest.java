@@ -31,7 +31,7 @@ class LoopxEndToEndTest {
     LifecycleReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
 
     assertThatReceipt(receipt)
-        .activation()
+        .lifecycle()
         .isExecuted()
         .isChanged()
         .hasVersion("1.0.0")

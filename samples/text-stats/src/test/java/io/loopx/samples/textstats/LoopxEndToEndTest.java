@@ -28,7 +28,7 @@ class LoopxEndToEndTest {
     LifecycleReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
 
     assertThatReceipt(receipt)
-        .activation()
+        .lifecycle()
         .isExecuted()
         .isChanged()
         .hasVersion("1.0.0")
