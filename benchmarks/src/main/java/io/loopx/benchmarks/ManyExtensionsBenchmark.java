@@ -200,6 +200,7 @@ public class ManyExtensionsBenchmark {
             loopx
                 .install(LoadedManifest.load(pkg.resolve("extension.toml")), Mode.EXECUTE)
                 .doctor()
+                .orElseThrow()
                 .status();
         if (status != DoctorStatus.READY) {
           throw new IllegalStateException(id(i) + " is not ready: " + status);

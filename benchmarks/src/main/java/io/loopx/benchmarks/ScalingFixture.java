@@ -52,6 +52,7 @@ public final class ScalingFixture {
         DoctorStatus status =
             (r == 0 ? loopx.install(loaded, Mode.EXECUTE) : loopx.upgrade(loaded, Mode.EXECUTE))
                 .doctor()
+                .orElseThrow()
                 .status();
         if (status != DoctorStatus.READY) {
           throw new IllegalStateException(id + " revision " + r + " is not ready: " + status);

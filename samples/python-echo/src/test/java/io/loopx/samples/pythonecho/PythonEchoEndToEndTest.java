@@ -25,8 +25,8 @@ import io.loopx.runtime.conformance.ConformanceReceipt;
 import io.loopx.runtime.conformance.ProviderConformance;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
-import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunStatus;
 import java.io.IOException;
@@ -123,7 +123,7 @@ class PythonEchoEndToEndTest {
 
     LifecycleReceipt installed = loopx.install(manifest, Mode.EXECUTE);
     assertThat(installed.extensionId()).isEqualTo(ID);
-    assertThat(installed.doctor().ready()).as(installed.toJson().toString()).isTrue();
+    assertThat(installed.doctor().orElseThrow().ready()).as(installed.toJson().toString()).isTrue();
 
     DoctorReceipt doctor = loopx.doctor(ID, Mode.EXECUTE);
     assertThat(doctor.ready()).as(doctor.toJson().toString()).isTrue();
