@@ -56,29 +56,6 @@ final class LifecyclePlanner {
     return List.of(new Target(r.id(), t.manifest(), t.entrypointPath(), Optional.empty(), execute));
   }
 
-  /**
-   * The warnings of an install or upgrade receipt: an extension that implements a capability but
-   * whose runtime requires none of its permissions passes no dispatch's permission contract
-   * (docs/contract/dispatch.md#permission-contract), so it can never be dispatched.
-   */
-  static List<String> warnings(ExtensionManifest m) {
-    if (m.implementations().isEmpty()
-        || m.runtime().map(rt -> !rt.requiredPermissions().isEmpty()).orElse(true)) {
-      return List.of();
-    }
-    return List.of(
-        "extension `"
-            + m.id()
-            + "` implements "
-            + m.implementations().stream()
-                .map(i -> "`" + i.capabilityId().value() + "`")
-                .distinct()
-                .collect(java.util.stream.Collectors.joining(", "))
-            + " but its runtime requires none of its permissions, so no dispatch can pass the"
-            + " permission contract: name the permission an operation needs in both `permissions`"
-            + " and `runtime.required_permissions`");
-  }
-
   static LifecyclePlan<LifecycleReceipt> install(
       ActivationState state, Install command, boolean execute, Map<ExtensionId, Observation> obs) {
     ExtensionManifest m = checkInstall(state, command);
@@ -88,7 +65,8 @@ final class LifecyclePlanner {
     }
     DoctorReceiptRecord packet = DoctorLadder.evaluate(m, true, o.runtime(), o.probe());
     if (!execute) {
-      return LifecyclePlan.succeed(installReceipt(m, Mode.PREVIEW, packet), List.of());
+      return LifecyclePlan.succeed(
+          LifecycleReceiptRecord.install(m, Mode.PREVIEW, packet), List.of());
     }
     if (!packet.ready()) {
       return LifecyclePlan.fail(notReady("doctor", packet), List.of());
@@ -96,7 +74,7 @@ final class LifecyclePlanner {
     ExtensionRecord record =
         ExtensionRecords.installed(snapshot(m, o.runtime()), packet.entrypointIdentity());
     return LifecyclePlan.succeed(
-        installReceipt(m, Mode.EXECUTE, packet),
+        LifecycleReceiptRecord.install(m, Mode.EXECUTE, packet),
         List.of(new EntryChange(m.id(), Optional.empty(), Optional.of(record))));
   }
 
@@ -114,7 +92,7 @@ final class LifecyclePlanner {
         ExtensionRecords.provenFor(current, m.revision(), o.runtime().resolvedIdentity());
     if (!execute) {
       return LifecyclePlan.succeed(
-          upgradeReceipt(m, Mode.PREVIEW, previous, packet, proven), List.of());
+          LifecycleReceiptRecord.upgrade(m, Mode.PREVIEW, previous, packet, proven), List.of());
     }
     if (!packet.ready()) {
       return LifecyclePlan.fail(notReady("doctor", packet), List.of());
@@ -122,7 +100,7 @@ final class LifecyclePlanner {
     ExtensionRecord next =
         ExtensionRecords.upgradedTo(current, snapshot(m, o.runtime()), packet.entrypointIdentity());
     return LifecyclePlan.succeed(
-        upgradeReceipt(m, Mode.EXECUTE, previous, packet, proven),
+        LifecycleReceiptRecord.upgrade(m, Mode.EXECUTE, previous, packet, proven),
         List.of(new EntryChange(m.id(), Optional.of(current), Optional.of(next))));
   }
 
@@ -414,39 +392,5 @@ final class LifecyclePlanner {
 
   private static Mode mode(boolean execute) {
     return execute ? Mode.EXECUTE : Mode.PREVIEW;
-  }
-
-  private static LifecycleReceipt installReceipt(
-      ExtensionManifest m, Mode mode, DoctorReceipt packet) {
-    return LifecycleReceiptRecord.activation(
-        "install",
-        mode,
-        m.id(),
-        m.version(),
-        m.revision(),
-        Optional.empty(),
-        packet,
-        false,
-        false,
-        warnings(m));
-  }
-
-  private static LifecycleReceipt upgradeReceipt(
-      ExtensionManifest m,
-      Mode mode,
-      io.loopx.api.Revision previous,
-      DoctorReceipt packet,
-      boolean proven) {
-    return LifecycleReceiptRecord.activation(
-        "upgrade",
-        mode,
-        m.id(),
-        m.version(),
-        m.revision(),
-        Optional.of(previous),
-        packet,
-        true,
-        proven,
-        warnings(m));
   }
 }

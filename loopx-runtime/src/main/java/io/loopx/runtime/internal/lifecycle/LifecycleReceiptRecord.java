@@ -2,12 +2,14 @@ package io.loopx.runtime.internal.lifecycle;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
+import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -54,37 +56,64 @@ record LifecycleReceiptRecord(
     Objects.requireNonNull(targetIdentityProven, "targetIdentityProven");
   }
 
-  /**
-   * Returns the receipt of an install or upgrade: executed, it changed the state and enabled the
-   * candidate; in a preview {@code enabled} is empty.
-   */
-  static LifecycleReceiptRecord activation(
+  /** Returns the receipt of an install of {@code m}: executed, it enabled the candidate. */
+  static LifecycleReceiptRecord install(ExtensionManifest m, Mode mode, DoctorReceipt doctor) {
+    return activation("install", m, mode, Optional.empty(), doctor, false, false);
+  }
+
+  /** Returns the receipt of an upgrade to {@code m} from {@code previous}. */
+  static LifecycleReceiptRecord upgrade(
+      ExtensionManifest m, Mode mode, Revision previous, DoctorReceipt doctor, boolean proven) {
+    return activation("upgrade", m, mode, Optional.of(previous), doctor, true, proven);
+  }
+
+  private static LifecycleReceiptRecord activation(
       String operation,
+      ExtensionManifest m,
       Mode mode,
-      ExtensionId id,
-      String version,
-      Revision revision,
       Optional<Revision> previous,
       DoctorReceipt doctor,
       boolean rollbackAvailable,
-      boolean proven,
-      List<String> warnings) {
+      boolean proven) {
     boolean execute = mode.executes();
     return new LifecycleReceiptRecord(
         operation,
         mode,
         execute,
-        id,
-        Optional.of(revision),
+        m.id(),
+        Optional.of(m.revision()),
         previous,
         execute ? Optional.of(true) : Optional.empty(),
         Optional.of(doctor),
-        Optional.of(version),
-        warnings,
+        Optional.of(m.version()),
+        warnings(m),
         List.of(),
         Optional.of(rollbackAvailable),
         Optional.of(proven),
         false);
+  }
+
+  /**
+   * The warnings of an install or upgrade receipt: an extension that implements a capability but
+   * whose runtime requires none of its permissions passes no dispatch's permission contract
+   * (docs/contract/dispatch.md#permission-contract), so it can never be dispatched.
+   */
+  static List<String> warnings(ExtensionManifest m) {
+    if (m.implementations().isEmpty()
+        || m.runtime().map(rt -> !rt.requiredPermissions().isEmpty()).orElse(true)) {
+      return List.of();
+    }
+    return List.of(
+        "extension `"
+            + m.id()
+            + "` implements "
+            + m.implementations().stream()
+                .map(i -> "`" + i.capabilityId().value() + "`")
+                .distinct()
+                .collect(Collectors.joining(", "))
+            + " but its runtime requires none of its permissions, so no dispatch can pass the"
+            + " permission contract: name the permission an operation needs in both `permissions`"
+            + " and `runtime.required_permissions`");
   }
 
   /** Returns the receipt of an enable (with its doctor packet) or a disable (without). */
