@@ -2,6 +2,7 @@ package io.loopx.runtime.internal.lifecycle;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.manifest.ExtensionManifest;
+import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.lifecycle.DoctorAllReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
@@ -33,15 +34,14 @@ public sealed interface LifecycleCommand<R extends Receipt> {
 
   /**
    * Checks the preconditions against {@code state} and returns the runtimes that must be observed
-   * (and, when {@code execute}, probed) before planning.
+   * (and, when executing, probed) before planning.
    */
-  List<Target> targets(ActivationState state, boolean execute);
+  List<Target> targets(ActivationState state, Mode mode);
 
   /**
    * Decides the outcome; {@code observed} holds an observation of every target of {@link #targets}.
    */
-  LifecyclePlan<R> plan(
-      ActivationState state, boolean execute, Map<ExtensionId, Observation> observed);
+  LifecyclePlan<R> plan(ActivationState state, Mode mode, Map<ExtensionId, Observation> observed);
 
   /**
    * Install a new extension from a validated manifest.
@@ -68,14 +68,14 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public List<Target> targets(ActivationState state, boolean execute) {
-      return LifecyclePlanner.installTargets(state, this, execute);
+    public List<Target> targets(ActivationState state, Mode mode) {
+      return LifecyclePlanner.installTargets(state, this, mode);
     }
 
     @Override
     public LifecyclePlan<LifecycleReceipt> plan(
-        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
-      return LifecyclePlanner.install(state, this, execute, observed);
+        ActivationState state, Mode mode, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.install(state, this, mode, observed);
     }
   }
 
@@ -104,14 +104,14 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public List<Target> targets(ActivationState state, boolean execute) {
-      return LifecyclePlanner.upgradeTargets(state, this, execute);
+    public List<Target> targets(ActivationState state, Mode mode) {
+      return LifecyclePlanner.upgradeTargets(state, this, mode);
     }
 
     @Override
     public LifecyclePlan<LifecycleReceipt> plan(
-        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
-      return LifecyclePlanner.upgrade(state, this, execute, observed);
+        ActivationState state, Mode mode, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.upgrade(state, this, mode, observed);
     }
   }
 
@@ -132,14 +132,14 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public List<Target> targets(ActivationState state, boolean execute) {
-      return List.of(LifecyclePlanner.active(state.installed(id), execute));
+    public List<Target> targets(ActivationState state, Mode mode) {
+      return List.of(LifecyclePlanner.active(state.installed(id), mode.executes()));
     }
 
     @Override
     public LifecyclePlan<LifecycleReceipt> plan(
-        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
-      return LifecyclePlanner.enable(state, this, execute, observed);
+        ActivationState state, Mode mode, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.enable(state, this, mode, observed);
     }
   }
 
@@ -160,15 +160,15 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public List<Target> targets(ActivationState state, boolean execute) {
+    public List<Target> targets(ActivationState state, Mode mode) {
       state.installed(id);
       return List.of();
     }
 
     @Override
     public LifecyclePlan<LifecycleReceipt> plan(
-        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
-      return LifecyclePlanner.disable(state, this, execute);
+        ActivationState state, Mode mode, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.disable(state, this, mode);
     }
   }
 
@@ -189,14 +189,14 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public List<Target> targets(ActivationState state, boolean execute) {
-      return LifecyclePlanner.rollbackTargets(state, this, execute);
+    public List<Target> targets(ActivationState state, Mode mode) {
+      return LifecyclePlanner.rollbackTargets(state, this, mode);
     }
 
     @Override
     public LifecyclePlan<LifecycleReceipt> plan(
-        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
-      return LifecyclePlanner.rollback(state, this, execute, observed);
+        ActivationState state, Mode mode, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.rollback(state, this, mode, observed);
     }
   }
 
@@ -217,15 +217,15 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public List<Target> targets(ActivationState state, boolean execute) {
+    public List<Target> targets(ActivationState state, Mode mode) {
       LifecyclePlanner.checkUninstall(state, id);
       return List.of();
     }
 
     @Override
     public LifecyclePlan<LifecycleReceipt> plan(
-        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
-      return LifecyclePlanner.uninstall(state, this, execute);
+        ActivationState state, Mode mode, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.uninstall(state, this, mode);
     }
   }
 
@@ -246,15 +246,15 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public List<Target> targets(ActivationState state, boolean execute) {
+    public List<Target> targets(ActivationState state, Mode mode) {
       var r = state.installed(id);
-      return List.of(LifecyclePlanner.active(r, execute && r.enabled()));
+      return List.of(LifecyclePlanner.active(r, mode.executes() && r.enabled()));
     }
 
     @Override
     public LifecyclePlan<DoctorReceipt> plan(
-        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
-      return LifecyclePlanner.doctor(state, this, execute, observed);
+        ActivationState state, Mode mode, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.doctor(state, this, mode, observed);
     }
   }
 
@@ -266,14 +266,14 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public List<Target> targets(ActivationState state, boolean execute) {
-      return LifecyclePlanner.enabledTargets(state, execute);
+    public List<Target> targets(ActivationState state, Mode mode) {
+      return LifecyclePlanner.enabledTargets(state, mode.executes());
     }
 
     @Override
     public LifecyclePlan<DoctorAllReceipt> plan(
-        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
-      return LifecyclePlanner.doctorAll(state, execute, observed);
+        ActivationState state, Mode mode, Map<ExtensionId, Observation> observed) {
+      return LifecyclePlanner.doctorAll(state, mode, observed);
     }
   }
 
@@ -285,13 +285,13 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
-    public List<Target> targets(ActivationState state, boolean execute) {
+    public List<Target> targets(ActivationState state, Mode mode) {
       return LifecyclePlanner.enabledTargets(state, false);
     }
 
     @Override
     public LifecyclePlan<ListReceipt> plan(
-        ActivationState state, boolean execute, Map<ExtensionId, Observation> observed) {
+        ActivationState state, Mode mode, Map<ExtensionId, Observation> observed) {
       return LifecyclePlanner.list(state, observed);
     }
   }

@@ -70,9 +70,8 @@ public final class LifecycleEngine {
   }
 
   private <R extends Receipt> R applyOnce(LifecycleCommand<R> command, Mode mode) {
-    boolean execute = mode.executes();
     ActivationState state = store.read();
-    List<Target> targets = command.targets(state, execute);
+    List<Target> targets = command.targets(state, mode);
     // Install and upgrade fail closed when the candidate would conflict with the catalog.
     command.candidate().ifPresent(m -> catalog.checkCandidate(state, m));
     Map<ExtensionId, Observation> observed = new HashMap<>();
@@ -87,8 +86,8 @@ public final class LifecycleEngine {
       observed.put(t.id(), prober.observe(t));
       took.put(t.id(), Duration.ofNanos(System.nanoTime() - start));
     }
-    LifecyclePlan<R> plan = command.plan(state, execute, observed);
-    if (execute) {
+    LifecyclePlan<R> plan = command.plan(state, mode, observed);
+    if (mode.executes()) {
       var packets = Observer.packets(plan.receipt(), plan.failure());
       var results = Observer.doctorResults(command.operation(), packets, took);
       if (plan.changes().isEmpty()) {

@@ -40,31 +40,32 @@ import java.util.Optional;
 final class LifecyclePlanner {
   private LifecyclePlanner() {}
 
-  static List<Target> installTargets(ActivationState state, Install command, boolean execute) {
+  static List<Target> installTargets(ActivationState state, Install command, Mode mode) {
     checkInstall(state, command);
-    return List.of(candidate(command.manifest(), command.directory(), execute));
+    return List.of(candidate(command.manifest(), command.directory(), mode.executes()));
   }
 
-  static List<Target> upgradeTargets(ActivationState state, Upgrade command, boolean execute) {
+  static List<Target> upgradeTargets(ActivationState state, Upgrade command, Mode mode) {
     checkUpgrade(state, command.manifest());
-    return List.of(candidate(command.manifest(), command.directory(), execute));
+    return List.of(candidate(command.manifest(), command.directory(), mode.executes()));
   }
 
-  static List<Target> rollbackTargets(ActivationState state, Rollback command, boolean execute) {
+  static List<Target> rollbackTargets(ActivationState state, Rollback command, Mode mode) {
     ExtensionRecord r = state.installed(command.id());
     RevisionSnapshot t = rollbackTarget(r);
-    return List.of(new Target(r.id(), t.manifest(), t.entrypointPath(), Optional.empty(), execute));
+    return List.of(
+        new Target(r.id(), t.manifest(), t.entrypointPath(), Optional.empty(), mode.executes()));
   }
 
   static LifecyclePlan<LifecycleReceipt> install(
-      ActivationState state, Install command, boolean execute, Map<ExtensionId, Observation> obs) {
+      ActivationState state, Install command, Mode mode, Map<ExtensionId, Observation> obs) {
     ExtensionManifest m = checkInstall(state, command);
     Observation o = observation(obs, m.id());
     if (o.runtime() instanceof RuntimeObservation.Unsupported unsupported) {
       return LifecyclePlan.fail(unsupported(unsupported), List.of());
     }
     DoctorReceiptRecord packet = DoctorLadder.evaluate(m, true, o.runtime(), o.probe());
-    if (!execute) {
+    if (!mode.executes()) {
       return LifecyclePlan.succeed(
           LifecycleReceiptRecord.install(m, Mode.PREVIEW, packet), List.of());
     }
@@ -79,7 +80,7 @@ final class LifecyclePlanner {
   }
 
   static LifecyclePlan<LifecycleReceipt> upgrade(
-      ActivationState state, Upgrade command, boolean execute, Map<ExtensionId, Observation> obs) {
+      ActivationState state, Upgrade command, Mode mode, Map<ExtensionId, Observation> obs) {
     ExtensionManifest m = command.manifest();
     ExtensionRecord current = checkUpgrade(state, m);
     Observation o = observation(obs, m.id());
@@ -90,7 +91,7 @@ final class LifecyclePlanner {
     io.loopx.api.Revision previous = current.activeRevision();
     boolean proven =
         ExtensionRecords.provenFor(current, m.revision(), o.runtime().resolvedIdentity());
-    if (!execute) {
+    if (!mode.executes()) {
       return LifecyclePlan.succeed(
           LifecycleReceiptRecord.upgrade(m, Mode.PREVIEW, previous, packet, proven), List.of());
     }
@@ -105,12 +106,12 @@ final class LifecyclePlanner {
   }
 
   static LifecyclePlan<LifecycleReceipt> enable(
-      ActivationState state, Enable command, boolean execute, Map<ExtensionId, Observation> obs) {
+      ActivationState state, Enable command, Mode mode, Map<ExtensionId, Observation> obs) {
     ExtensionRecord r = state.installed(command.id());
     Observation o = observation(obs, r.id());
     DoctorReceiptRecord packet =
         DoctorLadder.evaluate(r.active().manifest(), true, o.runtime(), o.probe());
-    if (!execute) {
+    if (!mode.executes()) {
       return LifecyclePlan.succeed(
           LifecycleReceiptRecord.toggle(
               "enable",
@@ -150,9 +151,9 @@ final class LifecyclePlanner {
   }
 
   static LifecyclePlan<LifecycleReceipt> disable(
-      ActivationState state, Disable command, boolean execute) {
+      ActivationState state, Disable command, Mode mode) {
     ExtensionRecord r = state.installed(command.id());
-    if (!execute) {
+    if (!mode.executes()) {
       return LifecyclePlan.succeed(
           LifecycleReceiptRecord.toggle(
               "disable",
@@ -179,11 +180,11 @@ final class LifecyclePlanner {
   }
 
   static LifecyclePlan<LifecycleReceipt> uninstall(
-      ActivationState state, Uninstall command, boolean execute) {
+      ActivationState state, Uninstall command, Mode mode) {
     ExtensionRecord r = checkUninstall(state, command.id());
     List<io.loopx.api.Revision> revisions =
         r.revisions().stream().map(RevisionSnapshot::revision).toList();
-    if (!execute) {
+    if (!mode.executes()) {
       return LifecyclePlan.succeed(
           LifecycleReceiptRecord.uninstall(Mode.PREVIEW, r.id(), revisions), List.of());
     }
@@ -204,7 +205,7 @@ final class LifecyclePlanner {
   }
 
   static LifecyclePlan<LifecycleReceipt> rollback(
-      ActivationState state, Rollback command, boolean execute, Map<ExtensionId, Observation> obs) {
+      ActivationState state, Rollback command, Mode mode, Map<ExtensionId, Observation> obs) {
     ExtensionRecord r = state.installed(command.id());
     RevisionSnapshot target = rollbackTarget(r);
     Observation o = observation(obs, r.id());
@@ -212,7 +213,7 @@ final class LifecyclePlanner {
         DoctorLadder.evaluate(target.manifest(), true, o.runtime(), o.probe());
     boolean proven =
         ExtensionRecords.provenFor(r, target.revision(), o.runtime().resolvedIdentity());
-    if (!execute) {
+    if (!mode.executes()) {
       return LifecyclePlan.succeed(
           LifecycleReceiptRecord.rollback(
               Mode.PREVIEW,
@@ -242,20 +243,20 @@ final class LifecyclePlanner {
   }
 
   static LifecyclePlan<DoctorReceipt> doctor(
-      ActivationState state, Doctor command, boolean execute, Map<ExtensionId, Observation> obs) {
+      ActivationState state, Doctor command, Mode mode, Map<ExtensionId, Observation> obs) {
     ExtensionRecord r = state.installed(command.id());
     Observation o = observation(obs, r.id());
     DoctorReceiptRecord packet =
         DoctorLadder.evaluate(r.active().manifest(), r.enabled(), o.runtime(), o.probe());
     List<EntryChange> changes = new ArrayList<>();
-    if (execute) {
+    if (mode.executes()) {
       recordDoctor(r, packet).ifPresent(changes::add);
     }
     return LifecyclePlan.succeed(packet, changes);
   }
 
   static LifecyclePlan<DoctorAllReceipt> doctorAll(
-      ActivationState state, boolean execute, Map<ExtensionId, Observation> obs) {
+      ActivationState state, Mode mode, Map<ExtensionId, Observation> obs) {
     List<DoctorReceipt> packets = new ArrayList<>();
     List<EntryChange> changes = new ArrayList<>();
     for (ExtensionRecord r : state.extensions().values()) {
@@ -266,11 +267,11 @@ final class LifecyclePlanner {
       DoctorReceiptRecord packet =
           DoctorLadder.evaluate(r.active().manifest(), true, o.runtime(), o.probe());
       packets.add(packet);
-      if (execute) {
+      if (mode.executes()) {
         recordDoctor(r, packet).ifPresent(changes::add);
       }
     }
-    return LifecyclePlan.succeed(new DoctorAllReceiptRecord(mode(execute), packets), changes);
+    return LifecyclePlan.succeed(new DoctorAllReceiptRecord(mode, packets), changes);
   }
 
   static LifecyclePlan<ListReceipt> list(ActivationState state, Map<ExtensionId, Observation> obs) {
@@ -354,11 +355,11 @@ final class LifecyclePlanner {
     return new Target(m.id(), m, Optional.empty(), Optional.of(directory), probe);
   }
 
-  static List<Target> enabledTargets(ActivationState state, boolean execute) {
+  static List<Target> enabledTargets(ActivationState state, boolean probe) {
     List<Target> targets = new ArrayList<>();
     for (ExtensionRecord r : state.extensions().values()) {
       if (r.enabled()) {
-        targets.add(active(r, execute));
+        targets.add(active(r, probe));
       }
     }
     return targets;
@@ -388,9 +389,5 @@ final class LifecyclePlanner {
 
   private static LoopxException notReady(String what, DoctorReceiptRecord packet) {
     return new DoctorNotReadyException(packet.notReadyMessage(what), packet);
-  }
-
-  private static Mode mode(boolean execute) {
-    return execute ? Mode.EXECUTE : Mode.PREVIEW;
   }
 }

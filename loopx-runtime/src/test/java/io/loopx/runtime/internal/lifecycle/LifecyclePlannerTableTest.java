@@ -9,6 +9,7 @@ import io.loopx.api.ProtocolId;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.EntryChange;
@@ -86,16 +87,17 @@ class LifecyclePlannerTableTest {
 
   /** Runs targets → observe (every probe passes with IDENTITY) → plan; describes the outcome. */
   static String outcome(ActivationState state, LifecycleCommand<?> command, boolean execute) {
+    Mode mode = execute ? Mode.EXECUTE : Mode.PREVIEW;
     try {
       Map<ExtensionId, Observation> observed = new HashMap<>();
-      for (Target t : command.targets(state, execute)) {
+      for (Target t : command.targets(state, mode)) {
         observed.put(
             t.id(),
             new Observation(
                 new RuntimeObservation.Resolved(IDENTITY, Optional.of("/opt/ext")),
                 t.probe() ? Optional.of(ProbeOutcome.PASSED) : Optional.empty()));
       }
-      LifecyclePlan<?> plan = command.plan(state, execute, observed);
+      LifecyclePlan<?> plan = command.plan(state, mode, observed);
       if (plan.failure().isPresent()) {
         return "error:" + plan.failure().get().kind().wireName();
       }
