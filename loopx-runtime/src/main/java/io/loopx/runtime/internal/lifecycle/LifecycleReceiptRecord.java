@@ -98,7 +98,7 @@ record LifecycleReceiptRecord(
    * whose runtime requires none of its permissions passes no dispatch's permission contract
    * (docs/contract/dispatch.md#permission-contract), so it can never be dispatched.
    */
-  static List<String> warnings(ExtensionManifest m) {
+  private static List<String> warnings(ExtensionManifest m) {
     if (m.implementations().isEmpty()
         || m.runtime().map(rt -> !rt.requiredPermissions().isEmpty()).orElse(true)) {
       return List.of();
