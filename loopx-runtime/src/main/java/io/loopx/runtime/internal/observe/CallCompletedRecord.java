@@ -112,11 +112,4 @@ public record CallCompletedRecord(
         outcome.failure(),
         outcome.error());
   }
-
-  /**
-   * Returns the status's or the error's wire name, e.g. {@code succeeded}, {@code not_installed}.
-   */
-  public String wireName() {
-    return new Outcome(status, failure, error).wireName();
-  }
 }
