@@ -281,7 +281,7 @@ final class ConformanceRun {
       for (Check c : Check.values()) {
         results.putIfAbsent(
             c,
-            new ConformanceCheck(
+            new ConformanceCheckRecord(
                 c.id(), CheckStatus.FAILED, "the runtime does not resolve: " + resolution));
       }
       return ordered();
@@ -559,7 +559,7 @@ final class ConformanceRun {
   }
 
   private void record(Check c, CheckStatus status, String evidence) {
-    results.put(c, new ConformanceCheck(c.id(), status, evidence));
+    results.put(c, new ConformanceCheckRecord(c.id(), status, evidence));
   }
 
   private List<ConformanceCheck> ordered() {

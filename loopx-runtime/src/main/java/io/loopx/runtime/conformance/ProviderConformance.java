@@ -3,6 +3,7 @@ package io.loopx.runtime.conformance;
 import io.loopx.api.ActionToken;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.Mode;
 import io.loopx.runtime.RuntimeEnvironment;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
@@ -60,12 +61,12 @@ public final class ProviderConformance {
         .forEach(
             (check, skip) ->
                 checks.add(
-                    new ConformanceCheck(
+                    new ConformanceCheckRecord(
                         check.id(),
                         CheckStatus.SKIPPED,
                         skip.map(why -> "not applicable: " + why)
                             .orElse("preview: would " + check.plan()))));
-    return new ConformanceReceipt(true, setup.manifest().manifest().id(), checks);
+    return new ConformanceReceiptRecord(Mode.PREVIEW, setup.manifest().manifest().id(), checks);
   }
 
   /**
@@ -85,8 +86,8 @@ public final class ProviderConformance {
           ErrorKind.IO_FAILED, "cannot create a scratch directory: " + e.getMessage(), e);
     }
     try {
-      return new ConformanceReceipt(
-          false, setup.manifest().manifest().id(), ConformanceRun.run(setup, scratch));
+      return new ConformanceReceiptRecord(
+          Mode.EXECUTE, setup.manifest().manifest().id(), ConformanceRun.run(setup, scratch));
     } finally {
       delete(scratch);
     }
