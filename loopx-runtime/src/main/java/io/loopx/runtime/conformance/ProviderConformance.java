@@ -38,9 +38,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.2")
 public final class ProviderConformance {
-  private final ConformanceRun.Setup setup;
+  private final ConformancePlan.Setup setup;
 
-  private ProviderConformance(ConformanceRun.Setup setup) {
+  private ProviderConformance(ConformancePlan.Setup setup) {
     this.setup = setup;
   }
 
@@ -57,7 +57,7 @@ public final class ProviderConformance {
    */
   public ConformanceReceipt preview() {
     List<ConformanceCheck> checks = new ArrayList<>();
-    ConformanceRun.plan(setup)
+    ConformancePlan.of(setup)
         .forEach(
             (check, skip) ->
                 checks.add(
@@ -121,7 +121,7 @@ public final class ProviderConformance {
   public static final class Builder {
     private final LoadedManifest manifest;
     private final ObjectNode request;
-    private Optional<ConformanceRun.Binding> binding = Optional.empty();
+    private Optional<ConformancePlan.Binding> binding = Optional.empty();
     private Optional<Path> effectMarker = Optional.empty();
     private Map<String, String> hostEnvironment = System.getenv();
     private RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
@@ -133,7 +133,7 @@ public final class ProviderConformance {
 
     /** Sets the action and scope an {@code [[implements]]} provider expects in its envelope. */
     public Builder binding(ActionToken action, ObjectNode scope) {
-      this.binding = Optional.of(new ConformanceRun.Binding(action, scope));
+      this.binding = Optional.of(new ConformancePlan.Binding(action, scope));
       return this;
     }
 
@@ -164,10 +164,10 @@ public final class ProviderConformance {
      * @throws LoopxException {@code request_invalid} as {@link ProviderConformance#verify}
      */
     public ProviderConformance build() {
-      ConformanceRun.Setup setup =
-          new ConformanceRun.Setup(
+      ConformancePlan.Setup setup =
+          new ConformancePlan.Setup(
               manifest, request, binding, effectMarker, hostEnvironment, runtimeEnvironment);
-      ConformanceRun.plan(setup);
+      ConformancePlan.of(setup);
       return new ProviderConformance(setup);
     }
   }
