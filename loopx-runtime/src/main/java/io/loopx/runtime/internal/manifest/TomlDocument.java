@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.manifest;
 import com.electronwill.nightconfig.core.CommentedConfig;
 import com.electronwill.nightconfig.core.UnmodifiableConfig;
 import com.electronwill.nightconfig.core.io.ParsingMode;
+import com.electronwill.nightconfig.core.utils.FastStringReader;
 import com.electronwill.nightconfig.toml.TomlFormat;
 import com.electronwill.nightconfig.toml.TomlParser;
 import io.loopx.api.internal.StrictUtf8;
@@ -51,9 +52,11 @@ final class TomlDocument {
   private static ObjectNode parseChecked(String checked, String source) {
     CommentedConfig config = TomlFormat.newConfig(LinkedHashMap::new);
     try {
-      // night-config rejects a table header on the very last line without a line break.
-      new TomlParser()
-          .parse(checked.endsWith("\n") ? checked : checked + "\n", config, ParsingMode.REPLACE);
+      // night-config rejects a table header on the very last line without a line break. Its
+      // parse(String, Config, ParsingMode) reads through a StringReader, whose locked read() per
+      // character costs more than the parse itself: read through its FastStringReader instead.
+      String text = checked.endsWith("\n") ? checked : checked + "\n";
+      new TomlParser().parse(new FastStringReader(text), config, ParsingMode.REPLACE);
     } catch (RuntimeException e) {
       // Not reached for a document the scan passed, unless night-config disagrees with it.
       throw fileProblem(source, "is not valid TOML: " + e.getMessage(), e);
