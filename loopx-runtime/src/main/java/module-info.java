@@ -23,20 +23,9 @@ module io.loopx.runtime {
   exports io.loopx.runtime.process;
   exports io.loopx.runtime.run;
   exports io.loopx.runtime.state;
-  // Internals the testkit's fakes and contract kit drive; no host depends on them.
+  // The contract kit's one hook (ContractHook, EnvelopeMutations): docs/ARCHITECTURE.md.
   exports io.loopx.runtime.internal.conformance to
       io.loopx.testkit;
-  exports io.loopx.runtime.internal.envelope to
-      io.loopx.testkit;
-  exports io.loopx.runtime.internal.identity to
-      io.loopx.testkit;
-  exports io.loopx.runtime.internal.manifest to
-      io.loopx.testkit;
-  exports io.loopx.runtime.internal.process to
-      io.loopx.testkit;
-  exports io.loopx.runtime.internal.run to
-      io.loopx.testkit;
   exports io.loopx.runtime.internal.state to
-      io.loopx.testkit,
       io.loopx.store.postgresql;
 }

@@ -32,14 +32,13 @@ import org.openjdk.jmh.annotations.TearDown;
  * [[implements]]} of its own capability) into their own directories under a temp dir.
  *
  * <p>Measured ({@code loopxComposeCatalog}): {@link LoadedManifest#load} on each file (read, strict
- * UTF-8, the TOML pre-scan, which also builds the tree of these manifests (no night-config parse:
- * they use no floats, datetimes, multi-line strings or non-decimal integers), every
- * docs/contract/manifest.md rule and the normalised manifest; its revision is computed on demand,
- * not here) and then {@link Loopx#registryWith} (reads the absent activation state, assembles and
- * seals the registry with the 1,000 declarations: 3,000 capabilities, 1,000 implementations). No
- * provider code is loaded or run. Baseline ({@code baselineNightConfigParse}): for each file,
- * {@link Files#readString} and night-config's {@link TomlParser} into a {@code Config}. Target
- * ratio: at most 1.5.
+ * UTF-8, the TOML pre-scan (a check that builds no values), night-config's parse into the one tree,
+ * every docs/contract/manifest.md rule and the normalised manifest; its revision is computed on
+ * demand, not here) and then {@link Loopx#registryWith} (reads the absent activation state,
+ * assembles and seals the registry with the 1,000 declarations: 3,000 capabilities, 1,000
+ * implementations). No provider code is loaded or run. Baseline ({@code baselineNightConfigParse}):
+ * for each file, {@link Files#readString} and night-config's {@link TomlParser} into a {@code
+ * Config}. Target ratio: at most 1.5.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

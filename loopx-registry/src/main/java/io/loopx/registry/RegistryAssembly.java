@@ -20,45 +20,20 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Collects the inputs of one registry generation and assembles them, in one pass, into a sealed
- * {@link CapabilityRegistry}. Obtain one with {@link CapabilityRegistry#assembly(String)}.
+ * {@link CapabilityRegistry}:
  *
- * <p>Inputs, composed in this order whatever order they were added in (docs/contract/registry.md):
- * built-in contributions ({@link #addBuiltin}), declaration-only manifests ({@link #declare}: state
- * {@code declared=true, installed=enabled=ready=false}, nothing executed), installed extensions
- * ({@link #install}, sorted by id). An installed extension replaces a declaration-only manifest
- * with the same id. Adding an input only records it; no contribution code runs before {@link
- * #seal()}.
+ * <pre>{@code
+ * CapabilityRegistry registry = CapabilityRegistry.assembly(libraryVersion)
+ *     .addBuiltin(new MyHostCatalog())
+ *     .seal();
+ * }</pre>
  *
- * <p>{@link #seal()} asks each contribution for its {@link BuiltinContribution#id() id} and {@link
- * BuiltinContribution#providerId() provider id}, then calls each {@code register} in turn with a
- * fresh {@link io.loopx.api.spi.RegistrationContext} bound to that provider. A context accepts
- * writes only while its own {@code register} call runs. Then the extensions are composed and the
- * whole graph is validated. Any failure discards the assembly: nothing is published, every context
- * rejects further writes, and the assembly cannot be sealed again. Failures:
- *
- * <ul>
- *   <li>{@code CONTRIBUTION_FAILED}, naming the contribution: its {@code id()}, {@code
- *       providerId()} or {@code register} threw, its id is not lower-kebab-case, or it misused a
- *       closed context;
- *   <li>{@code CATALOG_CONFLICT}, naming both claimants: duplicate contribution id, provider id
- *       (also an extension id equal to a built-in provider id), capability id (also across
- *       built-ins and extensions), or (capability, provider) implementation; two different
- *       manifests for one extension id in the same role; an implementation of an unknown
- *       capability; a capability whose origin differs from its provider's. A conflict detected
- *       during a contribution's {@code register} fails the assembly even if the contribution
- *       catches it.
- *   <li>{@code REGISTRY_SEALED}: any add or seal after {@code seal()} started.
- * </ul>
- *
- * <p>Identical repeats are no-ops: the same capability or implementation registered twice by the
- * same provider, the same manifest declared twice, the same installed extension added twice.
- *
- * <p>An installed extension whose snapshot's {@code requires_loopx_api} rejects this runtime is
- * reported with {@code ready=false}, whatever the caller passed: it can never dispatch.
- *
- * <p><b>Thread safety:</b> all methods are safe to call from several threads, but an assembly is
- * meant to be filled and sealed by one thread. <b>Nulls:</b> no argument may be null. Used by hosts
- * and the runtime; not for subclassing.
+ * <p>Inputs are composed in the contract's order whatever order they were added in (built-ins,
+ * declaration-only manifests, installed extensions); no contribution code runs before {@link
+ * #seal()}. A failed seal ({@code contribution_failed}, {@code catalog_conflict}, {@code
+ * registry_sealed}) discards the assembly and publishes nothing; identical repeats are no-ops. The
+ * rules are in docs/contract/registry.md#assembly. Safe to call from several threads, meant to be
+ * filled and sealed by one; no argument may be null.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public final class RegistryAssembly {

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.events.LoopxEvent;
-import io.loopx.runtime.events.WorkerCrashed;
-import io.loopx.runtime.events.WorkerRetired;
+import io.loopx.runtime.events.WorkerEvent;
+import io.loopx.runtime.events.WorkerEvent.Reason;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -126,13 +126,13 @@ class JfrEventsTest {
               WorkerFixture.eventually(
                   Duration.ofSeconds(30),
                   () ->
-                      heard.stream().anyMatch(WorkerRetired.class::isInstance)
-                          && heard.stream().anyMatch(WorkerCrashed.class::isInstance)))
+                      heard.stream().anyMatch(JfrEventsTest::retired)
+                          && heard.stream().anyMatch(e -> is(e, Reason.CRASHED))))
           .isTrue();
       crashed =
           heard.stream()
-              .filter(WorkerCrashed.class::isInstance)
-              .map(e -> ((WorkerCrashed) e).pid())
+              .filter(e -> is(e, Reason.CRASHED))
+              .map(e -> ((WorkerEvent) e).pid())
               .findFirst()
               .orElseThrow();
       recording.stop();
@@ -174,6 +174,18 @@ class JfrEventsTest {
     assertThat(crash.getString("failure")).isEqualTo("worker_terminated");
     assertThat(crash.getInt("exitCode")).isEqualTo(3);
     assertThat(crash.getLong("served")).isZero();
+  }
+
+  /** Whether {@code e} is a worker event of {@code reason}. */
+  private static boolean is(LoopxEvent e, Reason reason) {
+    return e instanceof WorkerEvent w && w.reason() == reason;
+  }
+
+  /** Whether {@code e} is a worker event of LoopX ending a worker (neither spawn nor crash). */
+  private static boolean retired(LoopxEvent e) {
+    return e instanceof WorkerEvent w
+        && w.reason() != Reason.SPAWNED
+        && w.reason() != Reason.CRASHED;
   }
 
   private static List<RecordedEvent> all(List<RecordedEvent> events, String name) {

@@ -12,7 +12,7 @@ import io.loopx.api.InvalidValueException;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.events.LoopxEvent;
-import io.loopx.runtime.events.WorkerCrashed;
+import io.loopx.runtime.events.WorkerEvent;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.run.RunFailure;
@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -125,8 +126,11 @@ class MemoryLimitTest {
                     events.stream()
                         .anyMatch(
                             e ->
-                                e instanceof WorkerCrashed crashed
-                                    && crashed.failure() == RunFailure.MEMORY_LIMIT)))
+                                e instanceof WorkerEvent crashed
+                                    && crashed.reason() == WorkerEvent.Reason.CRASHED
+                                    && crashed
+                                        .failure()
+                                        .equals(Optional.of(RunFailure.MEMORY_LIMIT)))))
         .as(events.toString())
         .isTrue();
     // The worker was retired: the next request starts a new one, which serves it.

@@ -10,15 +10,15 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.dispatch.DomainPolicy;
-import io.loopx.runtime.events.CallOutcome;
-import io.loopx.runtime.events.DispatchCompleted;
-import io.loopx.runtime.events.DoctorProgress;
+import io.loopx.runtime.events.CallCompleted;
 import io.loopx.runtime.events.DoctorResult;
 import io.loopx.runtime.events.LifecycleTransition;
 import io.loopx.runtime.events.LoopxEvent;
-import io.loopx.runtime.events.RunCompleted;
-import io.loopx.runtime.events.StoreConflict;
 import io.loopx.runtime.events.TransitionCause;
+import io.loopx.runtime.internal.observe.DoctorProgressRecord;
+import io.loopx.runtime.internal.observe.DoctorResultRecord;
+import io.loopx.runtime.internal.observe.LifecycleTransitionRecord;
+import io.loopx.runtime.internal.observe.StoreConflictRecord;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorStatus;
@@ -79,6 +79,26 @@ class ObservingTest {
     return events.stream().filter(type::isInstance).map(type::cast).toList();
   }
 
+  /** The completed calls of {@code operation} ({@code run} or {@code dispatch}). */
+  List<CallCompleted> calls(String operation) {
+    return only(CallCompleted.class).stream().filter(c -> c.operation().equals(operation)).toList();
+  }
+
+  /** The status's or the error's wire name, as the log line and the JFR event show it. */
+  static String outcome(CallCompleted c) {
+    return c.status().map(RunStatus::wireName).orElseGet(() -> c.error().orElseThrow().wireName());
+  }
+
+  /** The simple name of the public event interface {@code e} implements. */
+  static String kind(LoopxEvent e) {
+    for (Class<?> i : e.getClass().getInterfaces()) {
+      if (LoopxEvent.class.isAssignableFrom(i)) {
+        return i.getSimpleName();
+      }
+    }
+    throw new AssertionError("not an event: " + e);
+  }
+
   @Test
   void everyExecutedTransitionInCommitOrderAndNoneForPreviews() throws IOException {
     LoadedManifest v1 = version("1.0.0");
@@ -114,11 +134,7 @@ class ObservingTest {
     // Each executed probe's result comes right before the transition it led to.
     List<String> kinds =
         events.stream()
-            .map(
-                e ->
-                    e instanceof DoctorResult d
-                        ? "doctor:" + d.operation()
-                        : e.getClass().getSimpleName())
+            .map(e -> e instanceof DoctorResult d ? "doctor:" + d.operation() : kind(e))
             .toList();
     assertThat(kinds)
         .containsExactly(
@@ -137,7 +153,7 @@ class ObservingTest {
     DoctorResult upgrade = only(DoctorResult.class).get(2);
     assertThat(upgrade)
         .isEqualTo(
-            new DoctorResult(
+            new DoctorResultRecord(
                 "upgrade", ID, "2.0.0", DoctorStatus.READY, Optional.empty(), upgrade.duration()));
     // Each result carries the wall time of its probe: positive, within the command's own time.
     assertThat(only(DoctorResult.class)).allSatisfy(d -> assertThat(d.duration()).isPositive());
@@ -165,7 +181,7 @@ class ObservingTest {
       boolean enabledBefore,
       boolean enabledAfter,
       Optional<DoctorStatus> doctor) {
-    return new LifecycleTransition(
+    return new LifecycleTransitionRecord(
         op, ID, before, after, enabledBefore, enabledAfter, doctor, TransitionCause.COMMAND);
   }
 
@@ -186,14 +202,14 @@ class ObservingTest {
     assertThat(probe).isPositive();
     assertThat(events)
         .containsExactly(
-            new DoctorResult(
+            new DoctorResultRecord(
                 "enable",
                 ID,
                 "1.0.0",
                 DoctorStatus.PROVIDER_UNAVAILABLE,
                 Optional.of(DoctorFailure.PROBE_NONZERO_EXIT),
                 probe),
-            new LifecycleTransition(
+            new LifecycleTransitionRecord(
                 "enable",
                 ID,
                 Optional.of(r1),
@@ -256,14 +272,14 @@ class ObservingTest {
                       && t.operation().equals("install")
                       && once.compareAndSet(false, true)) {
                     self[0].disable(ID, Mode.EXECUTE); // a write from inside the delivery
-                    seen.add(new StoreConflict("marker", List.of()));
+                    seen.add(new StoreConflictRecord("marker", List.of()));
                   }
                 })
             .build();
 
     self[0].install(version("1.0.0"), Mode.EXECUTE);
 
-    assertThat(seen.stream().map(e -> e.getClass().getSimpleName()))
+    assertThat(seen.stream().map(ObservingTest::kind))
         .containsExactly(
             "DoctorResult", "LifecycleTransition", "StoreConflict", "LifecycleTransition");
     assertThat(((LifecycleTransition) seen.get(3)).operation()).isEqualTo("disable");
@@ -374,7 +390,7 @@ class ObservingTest {
         .isInstanceOfSatisfying(
             LoopxException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.STATE_CONFLICT));
 
-    assertThat(events).containsExactly(new StoreConflict("disable", List.of(ID)));
+    assertThat(events).containsExactly(new StoreConflictRecord("disable", List.of(ID)));
     assertThat(log.at(Level.WARNING))
         .containsExactly(
             "loopx: disable refused: state changed [demo-ext]",
@@ -396,7 +412,7 @@ class ObservingTest {
 
     assertThat(List.copyOf(events).subList(0, 2))
         .containsExactly(
-            new DoctorProgress(1, 2, ids.get(0)), new DoctorProgress(2, 2, ids.get(1)));
+            new DoctorProgressRecord(1, 2, ids.get(0)), new DoctorProgressRecord(2, 2, ids.get(1)));
     assertThat(only(DoctorResult.class)).extracting(DoctorResult::extensionId).isEqualTo(ids);
     // ext-a re-proves what was proven (nothing to write); ext-b's failed probe revokes.
     assertThat(only(LifecycleTransition.class))
@@ -438,32 +454,43 @@ class ObservingTest {
                     Mode.EXECUTE))
         .isInstanceOf(LoopxException.class);
 
-    List<DispatchCompleted> dispatches = only(DispatchCompleted.class);
+    List<CallCompleted> dispatches = calls("dispatch");
     assertThat(dispatches).hasSize(3);
-    DispatchCompleted ran = dispatches.get(0);
-    assertThat(ran.capabilityId()).isEqualTo(DispatchTest.CAP);
-    assertThat(ran.protocol()).isEqualTo(DispatchTest.PROTOCOL);
-    assertThat(ran.action()).isEqualTo(DispatchTest.ACTION);
+    CallCompleted ran = dispatches.get(0);
+    assertThat(ran.capabilityId()).contains(DispatchTest.CAP);
+    assertThat(ran.protocol()).contains(DispatchTest.PROTOCOL);
+    assertThat(ran.action()).contains(DispatchTest.ACTION);
     assertThat(ran.providerId()).contains(ProviderId.of("demo-provider"));
+    assertThat(ran.extensionId()).isEmpty();
     assertThat(ran.revision()).contains(receipt.revision());
-    assertThat(ran.dryRun()).isFalse();
+    assertThat(ran.mode()).isEqualTo(Mode.EXECUTE);
     assertThat(ran.duration()).isPositive();
-    assertThat(ran.outcome().status()).contains(RunStatus.SUCCEEDED);
-    assertThat(dispatches.get(1).dryRun()).isTrue();
-    assertThat(dispatches.get(1).outcome().status()).contains(RunStatus.READY);
+    assertThat(ran.status()).contains(RunStatus.SUCCEEDED);
+    assertThat(ran.error()).isEmpty();
+    assertThat(dispatches.get(1).mode()).isEqualTo(Mode.PREVIEW);
+    assertThat(dispatches.get(1).status()).contains(RunStatus.READY);
     assertThat(dispatches.get(2).providerId()).isEmpty();
-    assertThat(dispatches.get(2).outcome()).isEqualTo(CallOutcome.refused(ErrorKind.NOT_INSTALLED));
+    assertThat(dispatches.get(2).revision()).isEmpty();
+    assertThat(dispatches.get(2).status()).isEmpty();
+    assertThat(dispatches.get(2).failure()).isEmpty();
+    assertThat(dispatches.get(2).error()).contains(ErrorKind.NOT_INSTALLED);
 
     Path solo = soloPackage();
     host.install(LoadedManifest.load(solo.resolve("extension.toml")), Mode.EXECUTE);
     var run = host.run(ExtensionId.of("solo"), secret, Mode.EXECUTE);
     assertThatThrownBy(() -> host.run(ExtensionId.of("ghost"), secret, Mode.EXECUTE))
         .isInstanceOf(LoopxException.class);
-    List<RunCompleted> runs = only(RunCompleted.class);
+    List<CallCompleted> runs = calls("run");
     assertThat(runs).hasSize(2);
+    assertThat(runs.get(0).extensionId()).contains(ExtensionId.of("solo"));
+    assertThat(runs.get(0).capabilityId()).isEmpty();
+    assertThat(runs.get(0).providerId()).isEmpty();
+    assertThat(runs.get(0).mode()).isEqualTo(Mode.EXECUTE);
     assertThat(runs.get(0).revision()).contains(run.revision());
-    assertThat(runs.get(0).outcome().wireName()).isEqualTo("succeeded");
-    assertThat(runs.get(1).outcome().wireName()).isEqualTo("not_installed");
+    assertThat(outcome(runs.get(0))).isEqualTo("succeeded");
+    assertThat(runs.get(1).extensionId()).contains(ExtensionId.of("ghost"));
+    assertThat(runs.get(1).revision()).isEmpty();
+    assertThat(outcome(runs.get(1))).isEqualTo("not_installed");
 
     assertThat(log.lines).noneMatch(l -> l.message().contains("s3cret"));
     assertThat(log.at(Level.INFO))
@@ -494,9 +521,9 @@ class ObservingTest {
       loopx.install(LoadedManifest.load(pkg.resolve("extension.toml")), Mode.EXECUTE);
       loopx.run(ExtensionId.of(c[0]), input, Mode.EXECUTE);
     }
-    List<RunCompleted> runs = only(RunCompleted.class);
+    List<CallCompleted> runs = calls("run");
     assertThat(runs)
-        .extracting(r -> r.outcome().wireName())
+        .extracting(ObservingTest::outcome)
         .containsExactly("provider_failed", "provider_failed", "provider_failed", "succeeded");
     assertThat(log.at(Level.WARNING))
         .contains(
@@ -509,7 +536,7 @@ class ObservingTest {
         .noneMatch(l -> l.message().startsWith("loopx: run says-yes") && l.level() != Level.DEBUG);
   }
 
-  static long durationOf(RunCompleted run) {
+  static long durationOf(CallCompleted run) {
     return run.duration().toMillis();
   }
 

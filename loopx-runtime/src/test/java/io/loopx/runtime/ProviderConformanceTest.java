@@ -76,6 +76,14 @@ class ProviderConformanceTest {
             "worker_exits_on_eof");
     assertThat(receipt.toJson().get("schema_version").asString())
         .isEqualTo("loopx_extension_verify_v0");
+    assertThat(receipt.mode()).isEqualTo(Mode.EXECUTE);
+    assertThat(receipt.toJson().toString())
+        .as("the wire: key order and dry_run unchanged")
+        .startsWith(
+            "{\"ok\":true,\"schema_version\":\"loopx_extension_verify_v0\",\"dry_run\":false,"
+                + "\"extension_id\":\""
+                + receipt.extensionId().value()
+                + "\",\"checks\":[{\"id\":\"doctor_exits_zero\",\"status\":\"passed\",\"evidence\":");
   }
 
   @Test
@@ -148,7 +156,10 @@ class ProviderConformanceTest {
 
     ConformanceReceipt receipt = implementer(pkg, marker).preview();
 
-    assertThat(receipt.dryRun()).isTrue();
+    assertThat(receipt.mode()).isEqualTo(Mode.PREVIEW);
+    assertThat(receipt.toJson().get("dry_run").booleanValue())
+        .as("the wire keeps dry_run")
+        .isTrue();
     assertThat(receipt.ok()).isTrue();
     assertThat(receipt.checks()).extracting(ConformanceCheck::id).containsExactlyElementsOf(ALL);
     assertThat(receipt.checks()).allMatch(c -> c.status() == CheckStatus.SKIPPED);

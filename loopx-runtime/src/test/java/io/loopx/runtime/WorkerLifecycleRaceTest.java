@@ -13,7 +13,7 @@ import io.loopx.api.Revision;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.events.LoopxEvent;
-import io.loopx.runtime.events.WorkerSpawned;
+import io.loopx.runtime.events.WorkerEvent;
 import io.loopx.runtime.internal.state.Reliability;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -139,11 +139,12 @@ class WorkerLifecycleRaceTest {
     return List.of(a, b, c);
   }
 
-  private List<WorkerSpawned> spawnedAfterTheCommit(Revision revision) {
+  private List<WorkerEvent> spawnedAfterTheCommit(Revision revision) {
     synchronized (timeline) {
       return timeline.subList(timeline.indexOf(COMMITTED), timeline.size()).stream()
-          .filter(WorkerSpawned.class::isInstance)
-          .map(WorkerSpawned.class::cast)
+          .filter(WorkerEvent.class::isInstance)
+          .map(WorkerEvent.class::cast)
+          .filter(s -> s.reason() == WorkerEvent.Reason.SPAWNED)
           .filter(s -> s.revision().equals(revision))
           .toList();
     }

@@ -23,35 +23,20 @@ import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code extension init ID}: creates a standalone extension starter package
- * (docs/contract/scaffold.md).
+ * {@code extension init ID}: creates a standalone extension starter package.
  *
- * <p>Checks, in this order, in a preview and an execute alike (each failure a {@link
- * LoopxException} of kind {@link ErrorKind#SCAFFOLD_INVALID} naming the value):
+ * <pre>{@code
+ * ScaffoldReceipt r =
+ *     Scaffold.init("my-ext", Optional.empty(), Optional.empty(), Path.of("."), Mode.EXECUTE);
+ * }</pre>
  *
- * <ol>
- *   <li>the id is a valid extension id (lower-kebab, 1..48 characters);
- *   <li>the version (default {@value #DEFAULT_VERSION}) matches {@code ^[0-9]+\.[0-9]+\.[0-9]+$};
- *   <li>the destination (default {@code packages/<id>} under the working directory; a relative one
- *       is resolved against it) does not exist at all — not even as an empty directory or a
- *       dangling symbolic link: <i>extension starter destination already exists</i>; and its
- *       nearest existing ancestor is a directory.
- * </ol>
- *
- * <p>A preview writes nothing. An execute creates the missing parent directories and the
- * destination, then the package: {@code extension.toml} (no permissions, protocol {@code <id with -
- * as _>_extension_v0}, {@code entrypoint = "bin/<id>"}, {@code doctor_args = ["--doctor"]}), the
- * POSIX launcher {@code bin/<id>} (mode 0755; runs {@code java -jar target/<id>.jar} with
- * fast-start JVM options), a standalone {@code pom.xml} that needs only Maven Central artifacts
- * (Jackson 3, networknt json-schema-validator, slf4j-nop), the provider's Java source, {@code
- * schemas/request.schema.json}, {@code schemas/response.schema.json}, {@code examples/request.json}
- * and {@code README.md}. On any write error the destination (and every parent directory this call
- * created) is removed and a {@code SCAFFOLD_INVALID} exception names the file. The scaffold never
- * builds, installs, registers or enables anything: the receipt's {@code next_commands} are those
- * explicit steps.
- *
- * <p>Works on any {@link java.nio.file.FileSystem}. Stateless and thread-safe; two concurrent
- * scaffolds of the same destination cannot both succeed (the destination is created exclusively).
+ * <p>The id, the version (default {@value #DEFAULT_VERSION}) and the destination (default {@code
+ * packages/<id>}, which must not exist at all) are checked in a preview and an execute alike, each
+ * failure a {@link LoopxException} of kind {@link ErrorKind#SCAFFOLD_INVALID} naming the value. A
+ * preview writes nothing; an execute writes the package, and on any write error removes what it
+ * created. It never builds, installs, registers or enables anything: the receipt's {@code
+ * next_commands} are those steps. The checks and files are in docs/contract/scaffold.md. Works on
+ * any {@link java.nio.file.FileSystem}; stateless and thread-safe.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class Scaffold {

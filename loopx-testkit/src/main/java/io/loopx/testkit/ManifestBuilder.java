@@ -1,7 +1,6 @@
 package io.loopx.testkit;
 
 import io.loopx.api.manifest.ExtensionManifest;
-import io.loopx.runtime.internal.manifest.ManifestLoader;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -19,8 +18,8 @@ import org.apiguardian.api.API;
  *
  * <p>The builder writes what it is told and validates nothing, so it also makes invalid manifests
  * for rejection tests ({@link #rawTopLevel} adds arbitrary lines); validation is the real {@link
- * ManifestLoader}'s job, which {@link #parse(Path)} runs. A builder is mutable and not thread-safe;
- * {@link #copy()} forks it.
+ * LoadedManifest#parse}'s job, which {@link #parse(Path)} runs. A builder is mutable and not
+ * thread-safe; {@link #copy()} forks it.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class ManifestBuilder {
@@ -270,8 +269,8 @@ public final class ManifestBuilder {
   }
 
   /**
-   * Parses the rendered text with the real {@link ManifestLoader}, as if it were the file {@code
-   * directory/extension.toml} (nothing is written or read).
+   * Parses the rendered text with the real {@link LoadedManifest#parse}, as if it were the file
+   * {@code directory/extension.toml} (nothing is written or read).
    *
    * @throws io.loopx.api.manifest.ManifestException when the manifest breaks a rule
    */

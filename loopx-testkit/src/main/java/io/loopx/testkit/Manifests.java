@@ -1,7 +1,6 @@
 package io.loopx.testkit;
 
 import io.loopx.api.provider.ProviderMain;
-import io.loopx.runtime.internal.manifest.ManifestLoader;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.file.Path;
 import org.apiguardian.api.API;
@@ -63,7 +62,7 @@ public final class Manifests {
   }
 
   /**
-   * Loads {@code file} with the real {@link ManifestLoader}.
+   * Loads {@code file} with the real {@link LoadedManifest#load}.
    *
    * @throws io.loopx.api.manifest.ManifestException when it breaks a rule
    */

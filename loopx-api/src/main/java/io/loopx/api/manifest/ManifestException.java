@@ -16,22 +16,13 @@ import org.jspecify.annotations.Nullable;
  * manifest loaders for {@code extension.toml} files and for normalised manifest snapshots.
  *
  * <p>The kind is {@link ErrorKind#MANIFEST_INVALID}, except for a {@code requires_loopx_api} range
- * that does not admit this runtime's API version, which is {@link ErrorKind#API_INCOMPATIBLE}. The
- * message has the form {@code <source>: <key>: <detail>}, so it names both the file and the key.
+ * that does not admit this runtime's API version ({@link ErrorKind#API_INCOMPATIBLE}). The message
+ * is {@code <source>: <key>: <detail>}; {@link #key()} is the dotted key with array indices (e.g.
+ * {@code provides[0].id}), or {@value #FILE_KEY} for the file as a whole. Quoted control, separator
+ * and bidirectional characters are written as <code>&#92;uXXXX</code> (docs/contract/errors.md).
  *
- * <p>{@link #key()} is the dotted key of the failing rule, with array indices, e.g. {@code
- * runtime.timeout_seconds}, {@code provides[0].id} or {@code presentation_surfaces[1].title}; it is
- * {@value #FILE_KEY} for problems of the file as a whole (missing, unreadable, too large, not
- * UTF-8, not TOML, or declaring nothing at all). Immutable.
- *
- * <p>The message, {@link #key()} and {@link #detail()} write every control, separator and
- * bidirectional control character they quote ({@code U+0000–U+001F}, {@code U+007F–U+009F}, {@code
- * U+2028}, {@code U+2029}, {@code U+202A–U+202E}, {@code U+2066–U+2069}) as <code>&#92;uXXXX</code>
- * (upper-case hex), so they can be shown on a terminal as they are.
- *
- * <p>A manifest loader reports every problem it finds at once: {@link #problems()} lists them in
- * the documented order of the rules, and this exception (message, {@link #key()}, {@link
- * #detail()}, {@link #kind()}) is the first of them.
+ * <p>A loader reports every problem it finds at once: {@link #problems()} lists them in the
+ * documented rule order, and this exception is the first of them. Immutable.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public final class ManifestException extends LoopxException {

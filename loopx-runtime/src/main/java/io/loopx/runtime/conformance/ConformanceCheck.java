@@ -1,21 +1,20 @@
 package io.loopx.runtime.conformance;
 
-import java.util.Objects;
 import org.apiguardian.api.API;
 
 /**
- * One check of a provider and what it found.
- *
- * @param id the stable check id (docs/contract/verify.md), for example {@code doctor_exits_zero}
- * @param status how it ended
- * @param evidence what was observed, in one line of plain text
+ * One check of a provider and what it found. Implemented by LoopX only; hosts do not implement it.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.2")
-public record ConformanceCheck(String id, CheckStatus status, String evidence) {
-  /** Rejects nulls. */
-  public ConformanceCheck {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(status, "status");
-    Objects.requireNonNull(evidence, "evidence");
-  }
+@API(status = API.Status.STABLE, since = "1.0")
+public interface ConformanceCheck {
+  /**
+   * Returns the stable check id (docs/contract/verify.md), for example {@code doctor_exits_zero}.
+   */
+  String id();
+
+  /** Returns how the check ended. */
+  CheckStatus status();
+
+  /** Returns what was observed, in one line of plain text. */
+  String evidence();
 }

@@ -1,34 +1,30 @@
 package io.loopx.runtime.conformance;
 
-import io.loopx.api.ActionToken;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import io.loopx.api.envelope.ExecutionEnvelope;
-import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
 import io.loopx.api.provider.ProviderMain;
 import io.loopx.runtime.RuntimeEnvironment;
+import io.loopx.runtime.conformance.ConformancePlan.Binding;
+import io.loopx.runtime.conformance.ConformancePlan.Check;
+import io.loopx.runtime.conformance.ConformancePlan.Setup;
 import io.loopx.runtime.internal.conformance.EnvelopeMutations;
 import io.loopx.runtime.internal.envelope.EnvelopeBinder;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
-import io.loopx.runtime.internal.process.OutputPreview;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.RunRequest;
-import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -37,11 +33,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -51,7 +45,8 @@ import tools.jackson.databind.node.ObjectNode;
  * working directory with a scratch {@code HOME}; no activation state is read or written. Checks run
  * in a fixed order: the doctor, the envelope refusals (before any valid request, so an effect
  * marker proves that no refused request had an effect), the valid request, the request at the size
- * cap, the worker mode.
+ * cap, the worker mode. {@link ConformancePlan} decides which checks apply; {@link Answers} and
+ * {@link WorkerTranscript} judge what the provider wrote.
  */
 final class ConformanceRun {
   /** The seed of the generated envelope mutations (the contract kit's default). */
@@ -60,104 +55,6 @@ final class ConformanceRun {
   private static final int WORKER_REQUESTS = 3;
   private static final String CALLER_REVISION = "0".repeat(16);
   private static final String CALLER_DIGEST = "sha256:" + "0".repeat(64);
-
-  /**
-   * What an {@code [[implements]]} provider expects to find bound in its envelope.
-   *
-   * @param action the action the provider checks
-   * @param scope the scope the provider checks
-   */
-  public record Binding(ActionToken action, ObjectNode scope) {
-    /** Copies the scope. */
-    public Binding {
-      scope = scope.deepCopy();
-    }
-
-    @Override
-    public ObjectNode scope() {
-      return scope.deepCopy();
-    }
-  }
-
-  /**
-   * What to check.
-   *
-   * @param manifest the provider's package
-   * @param request the valid request (without an envelope)
-   * @param binding the expected binding; present exactly for an {@code [[implements]]} provider
-   * @param effectMarker a path the provider writes when it has an effect
-   * @param hostEnvironment the environment handed to the provider ({@code HOME} is replaced)
-   * @param runtimeEnvironment where {@code java} and the host code path are
-   */
-  public record Setup(
-      LoadedManifest manifest,
-      ObjectNode request,
-      Optional<Binding> binding,
-      Optional<Path> effectMarker,
-      Map<String, String> hostEnvironment,
-      RuntimeEnvironment runtimeEnvironment) {
-    /** Copies the request and the environment. */
-    public Setup {
-      request = request.deepCopy();
-      hostEnvironment = Map.copyOf(hostEnvironment);
-    }
-
-    @Override
-    public ObjectNode request() {
-      return request.deepCopy();
-    }
-
-    RuntimeSpec runtime() {
-      return manifest.manifest().runtime().orElseThrow();
-    }
-  }
-
-  /** The checks, in the order they run. */
-  public enum Check {
-    /** The doctor args exit 0. */
-    DOCTOR_EXITS_ZERO("run the doctor in a scratch working directory and HOME and expect exit 0"),
-    /** The doctor creates, changes and removes nothing under the scratch directories. */
-    DOCTOR_WRITES_NOTHING("compare the scratch directories before and after the doctor"),
-    /** The bare request, without an envelope, is refused. */
-    ENVELOPE_MISSING_REFUSED("send the request without an envelope and expect ok:false"),
-    /** An envelope a caller wrote (revision and digest not bound by the host) is refused. */
-    ENVELOPE_CALLER_MADE_REFUSED(
-        "send an envelope a caller wrote (unbound revision and digest) and expect ok:false"),
-    /** Every single-field mutation of the bound envelope is refused. */
-    ENVELOPE_MUTATIONS_REFUSED("send each single-field envelope mutation and expect ok:false"),
-    /** The effect marker is still absent after the refused requests. */
-    EFFECT_MARKER_ABSENT("check that the refused requests left the effect marker absent"),
-    /** The valid request gets exit 0 and exactly one JSON object without ok:false. */
-    REQUEST_ONE_JSON_OBJECT("send the request and expect exit 0 and exactly one JSON object"),
-    /** The answer is valid UTF-8. */
-    OUTPUT_UTF8("check that the answer is valid UTF-8"),
-    /** The answer came within timeout_seconds. */
-    ANSWER_WITHIN_TIMEOUT("check that the answer came within timeout_seconds"),
-    /** The valid request padded to exactly the size cap is answered like the valid one. */
-    REQUEST_AT_SIZE_CAP("send the request padded to exactly 1000000 bytes and expect an answer"),
-    /** A worker's first line is the handshake. */
-    WORKER_HANDSHAKE("start worker mode and expect the handshake as the first line"),
-    /** A worker answers each framed request exactly once, and writes nothing else. */
-    WORKER_ONE_RESPONSE_PER_REQUEST("send 3 request frames and expect one response frame each"),
-    /** A worker exits 0 by itself on stdin end-of-file. */
-    WORKER_EXITS_ON_EOF("close the worker's stdin and expect exit 0");
-
-    private final String plan;
-
-    Check(String plan) {
-      this.plan = plan;
-    }
-
-    /** Returns the check's wire id. */
-    public String id() {
-      return name().toLowerCase(Locale.ROOT);
-    }
-
-    /** Returns what the check does, for a preview. */
-    public String plan() {
-      return plan;
-    }
-  }
 
   private final Setup setup;
   private final ExtensionId id;
@@ -173,50 +70,14 @@ final class ConformanceRun {
   }
 
   /**
-   * Returns why each check would be skipped, or empty when it runs, in order.
-   *
-   * @throws LoopxException {@code request_invalid} when the setup cannot be checked
-   */
-  public static Map<Check, Optional<String>> plan(Setup setup) {
-    validate(setup);
-    Map<Check, Optional<String>> plan = new LinkedHashMap<>();
-    boolean implementer = setup.binding().isPresent();
-    for (Check c : Check.values()) {
-      Optional<String> skip = Optional.empty();
-      switch (c) {
-        case ENVELOPE_MISSING_REFUSED, ENVELOPE_CALLER_MADE_REFUSED, ENVELOPE_MUTATIONS_REFUSED -> {
-          if (!implementer) {
-            skip = Optional.of("a standalone provider receives no execution envelope");
-          }
-        }
-        case EFFECT_MARKER_ABSENT -> {
-          if (!implementer) {
-            skip = Optional.of("a standalone provider receives no execution envelope");
-          } else if (setup.effectMarker().isEmpty()) {
-            skip = Optional.of("no effect marker given");
-          }
-        }
-        case WORKER_HANDSHAKE, WORKER_ONE_RESPONSE_PER_REQUEST, WORKER_EXITS_ON_EOF -> {
-          if (setup.runtime().worker().isEmpty()) {
-            skip = Optional.of("the manifest declares no [runtime.worker]");
-          }
-        }
-        default -> {}
-      }
-      plan.put(c, skip);
-    }
-    return plan;
-  }
-
-  /**
    * Runs every check with {@code scratch} (an empty directory) as the scratch root and returns the
    * results in order.
    *
    * @throws LoopxException {@code request_invalid} when the setup cannot be checked (see {@link
-   *     #plan}), or the effect marker exists before the first request
+   *     ConformancePlan#of}), or the effect marker exists before the first request
    */
   public static List<ConformanceCheck> run(Setup setup, Path scratch) {
-    Map<Check, Optional<String>> plan = plan(setup);
+    Map<Check, Optional<String>> plan = ConformancePlan.of(setup);
     if (setup.effectMarker().isPresent()
         && Files.exists(setup.effectMarker().get(), LinkOption.NOFOLLOW_LINKS)) {
       throw new LoopxException(
@@ -226,38 +87,6 @@ final class ConformanceRun {
               + "` exists before any request; remove it first");
     }
     return new ConformanceRun(setup).execute(plan, scratch);
-  }
-
-  private static void validate(Setup setup) {
-    if (setup.manifest().manifest().runtime().isEmpty()) {
-      throw new LoopxException(
-          ErrorKind.REQUEST_INVALID,
-          "the manifest of `"
-              + setup.manifest().manifest().id()
-              + "` declares no [runtime]: there is no provider to verify");
-    }
-    boolean implementer = !setup.manifest().manifest().implementations().isEmpty();
-    if (implementer && setup.binding().isEmpty()) {
-      throw new LoopxException(
-          ErrorKind.REQUEST_INVALID,
-          "`"
-              + setup.manifest().manifest().id()
-              + "` implements a capability: give the action and scope its envelope binds");
-    }
-    if (!implementer && setup.binding().isPresent()) {
-      throw new LoopxException(
-          ErrorKind.REQUEST_INVALID,
-          "`"
-              + setup.manifest().manifest().id()
-              + "` implements no capability: it receives no envelope, so no action or scope");
-    }
-    if (setup.request().has(ExecutionEnvelope.REQUEST_KEY)) {
-      throw new LoopxException(
-          ErrorKind.REQUEST_INVALID,
-          "the request already holds `"
-              + ExecutionEnvelope.REQUEST_KEY
-              + "`: give the bare request, the check binds the envelope");
-    }
   }
 
   private List<ConformanceCheck> execute(Map<Check, Optional<String>> plan, Path scratch) {
@@ -281,7 +110,7 @@ final class ConformanceRun {
       for (Check c : Check.values()) {
         results.putIfAbsent(
             c,
-            new ConformanceCheck(
+            new ConformanceCheckRecord(
                 c.id(), CheckStatus.FAILED, "the runtime does not resolve: " + resolution));
       }
       return ordered();
@@ -314,7 +143,7 @@ final class ConformanceRun {
     TreeSnapshot before = TreeSnapshot.of(home, work);
     LaunchResult r = calls.launch(spec.doctorArgs(), new byte[0]);
     boolean zero = r.outcome() == LaunchOutcome.EXITED && r.exitedWithZero();
-    record(Check.DOCTOR_EXITS_ZERO, zero, describe(r));
+    record(Check.DOCTOR_EXITS_ZERO, zero, Answers.describe(r));
     List<String> changes = before.changesTo(TreeSnapshot.of(home, work));
     record(
         Check.DOCTOR_WRITES_NOTHING,
@@ -340,7 +169,7 @@ final class ConformanceRun {
     List<String> accepted = new ArrayList<>();
     for (EnvelopeMutations.Mutation m : mutations) {
       LaunchResult r = calls.launch(List.of(), StrictJson.toCompactBytes(m.request()));
-      refusalProblem(r).ifPresent(p -> accepted.add(m.description() + ": " + p));
+      Answers.refusalProblem(r).ifPresent(p -> accepted.add(m.description() + ": " + p));
     }
 
     // The same refusals through a worker: a provider must not verify one-shot only.
@@ -370,16 +199,20 @@ final class ConformanceRun {
     }
     String both = spec.worker().isPresent() ? ", one-shot and through a worker" : "";
 
-    Optional<String> why = refusalProblem(missing);
+    Optional<String> why = Answers.refusalProblem(missing);
     if (why.isEmpty()) {
       why = workerMissing;
     }
-    record(Check.ENVELOPE_MISSING_REFUSED, why.isEmpty(), why.orElse(refused(missing) + both));
-    why = refusalProblem(forged);
+    record(
+        Check.ENVELOPE_MISSING_REFUSED, why.isEmpty(), why.orElse(Answers.refused(missing) + both));
+    why = Answers.refusalProblem(forged);
     if (why.isEmpty()) {
       why = workerForged;
     }
-    record(Check.ENVELOPE_CALLER_MADE_REFUSED, why.isEmpty(), why.orElse(refused(forged) + both));
+    record(
+        Check.ENVELOPE_CALLER_MADE_REFUSED,
+        why.isEmpty(),
+        why.orElse(Answers.refused(forged) + both));
 
     accepted.addAll(workerAccepted);
     record(
@@ -410,9 +243,9 @@ final class ConformanceRun {
 
   private void valid(Calls calls, byte[] request) {
     LaunchResult r = calls.launch(List.of(), request);
-    Optional<String> problem = answerProblem(r);
-    record(Check.REQUEST_ONE_JSON_OBJECT, problem.isEmpty(), problem.orElse(describe(r)));
-    Optional<String> encoding = utf8Problem(r.stdout());
+    Optional<String> problem = Answers.answerProblem(r);
+    record(Check.REQUEST_ONE_JSON_OBJECT, problem.isEmpty(), problem.orElse(Answers.describe(r)));
+    Optional<String> encoding = Answers.utf8Problem(r.stdout());
     record(
         Check.OUTPUT_UTF8,
         encoding.isEmpty(),
@@ -442,11 +275,13 @@ final class ConformanceRun {
     padded[0] = request[0];
     System.arraycopy(request, 1, padded, cap - (request.length - 1), request.length - 1);
     LaunchResult r = calls.launch(List.of(), padded);
-    Optional<String> problem = answerProblem(r);
+    Optional<String> problem = Answers.answerProblem(r);
     record(
         Check.REQUEST_AT_SIZE_CAP,
         problem.isEmpty(),
-        problem.map(p -> cap + " bytes: " + p).orElse(cap + " bytes answered: " + describe(r)));
+        problem
+            .map(p -> cap + " bytes: " + p)
+            .orElse(cap + " bytes answered: " + Answers.describe(r)));
   }
 
   private void worker(Calls calls, WorkerSpec worker, ObjectNode payload) {
@@ -471,85 +306,9 @@ final class ConformanceRun {
     record(
         Check.WORKER_EXITS_ON_EOF,
         exited,
-        exited ? "exit 0 after stdin end-of-file" : "after stdin end-of-file: " + describe(r));
-  }
-
-  // ------------------------------------------------------------------ classification
-
-  /** Why {@code r} is not exit 0 with exactly one JSON object without {@code ok:false}. */
-  private static Optional<String> answerProblem(LaunchResult r) {
-    if (r.outcome() != LaunchOutcome.EXITED || !r.exitedWithZero()) {
-      return Optional.of(describe(r));
-    }
-    ObjectNode answer;
-    try {
-      answer = StrictJson.parseObject(r.stdout());
-    } catch (InvalidJsonException e) {
-      return Optional.of("stdout is not exactly one JSON object: " + e.getMessage());
-    }
-    JsonNode ok = answer.get("ok");
-    if (ok != null && ok.isBoolean() && !ok.booleanValue()) {
-      return Optional.of("the answer says ok:false: " + preview(r.stdout()));
-    }
-    return Optional.empty();
-  }
-
-  /** Why {@code r} is not a refusal: a non-zero exit and one JSON object with {@code ok:false}. */
-  private static Optional<String> refusalProblem(LaunchResult r) {
-    if (r.outcome() != LaunchOutcome.EXITED) {
-      return Optional.of("not refused: " + describe(r));
-    }
-    if (r.exitedWithZero()) {
-      return Optional.of("accepted (exit 0): " + preview(r.stdout()));
-    }
-    ObjectNode answer;
-    try {
-      answer = StrictJson.parseObject(r.stdout());
-    } catch (InvalidJsonException e) {
-      return Optional.of("stdout is not exactly one JSON object: " + e.getMessage());
-    }
-    JsonNode ok = answer.get("ok");
-    if (ok == null || !ok.isBoolean() || ok.booleanValue()) {
-      return Optional.of("the answer's `ok` is not false: " + preview(r.stdout()));
-    }
-    return Optional.empty();
-  }
-
-  private static String refused(LaunchResult r) {
-    return "refused: exit " + r.exitCode().orElse(-1) + ", " + preview(r.stdout());
-  }
-
-  private static Optional<String> utf8Problem(byte[] bytes) {
-    try {
-      StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes));
-      return Optional.empty();
-    } catch (CharacterCodingException e) {
-      return Optional.of("stdout is not valid UTF-8: " + e.getMessage());
-    }
-  }
-
-  /** A one-line description of a launch. */
-  static String describe(LaunchResult r) {
-    StringBuilder s =
-        new StringBuilder(
-            r.exitCode().isPresent()
-                ? "exit " + r.exitCode().getAsInt()
-                : r.outcome().toString().toLowerCase(Locale.ROOT).replace('_', ' '));
-    r.startFailure().ifPresent(f -> s.append(" (").append(f).append(')'));
-    s.append(" in ").append(r.duration().toMillis()).append(" ms, stdout: ");
-    s.append(preview(r.stdout()));
-    if (r.stderr().length > 0) {
-      s.append(", stderr: ").append(preview(r.stderr()));
-    }
-    return s.toString();
-  }
-
-  static String preview(byte[] bytes) {
-    return OutputPreview.of(bytes);
+        exited
+            ? "exit 0 after stdin end-of-file"
+            : "after stdin end-of-file: " + Answers.describe(r));
   }
 
   // ------------------------------------------------------------------ plumbing
@@ -559,7 +318,7 @@ final class ConformanceRun {
   }
 
   private void record(Check c, CheckStatus status, String evidence) {
-    results.put(c, new ConformanceCheck(c.id(), status, evidence));
+    results.put(c, new ConformanceCheckRecord(c.id(), status, evidence));
   }
 
   private List<ConformanceCheck> ordered() {

@@ -3,6 +3,7 @@ package io.loopx.runtime.conformance;
 import io.loopx.api.ActionToken;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.Mode;
 import io.loopx.runtime.RuntimeEnvironment;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
@@ -37,9 +38,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.2")
 public final class ProviderConformance {
-  private final ConformanceRun.Setup setup;
+  private final ConformancePlan.Setup setup;
 
-  private ProviderConformance(ConformanceRun.Setup setup) {
+  private ProviderConformance(ConformancePlan.Setup setup) {
     this.setup = setup;
   }
 
@@ -56,16 +57,16 @@ public final class ProviderConformance {
    */
   public ConformanceReceipt preview() {
     List<ConformanceCheck> checks = new ArrayList<>();
-    ConformanceRun.plan(setup)
+    ConformancePlan.of(setup)
         .forEach(
             (check, skip) ->
                 checks.add(
-                    new ConformanceCheck(
+                    new ConformanceCheckRecord(
                         check.id(),
                         CheckStatus.SKIPPED,
                         skip.map(why -> "not applicable: " + why)
                             .orElse("preview: would " + check.plan()))));
-    return new ConformanceReceipt(true, setup.manifest().manifest().id(), checks);
+    return new ConformanceReceiptRecord(Mode.PREVIEW, setup.manifest().manifest().id(), checks);
   }
 
   /**
@@ -85,8 +86,8 @@ public final class ProviderConformance {
           ErrorKind.IO_FAILED, "cannot create a scratch directory: " + e.getMessage(), e);
     }
     try {
-      return new ConformanceReceipt(
-          false, setup.manifest().manifest().id(), ConformanceRun.run(setup, scratch));
+      return new ConformanceReceiptRecord(
+          Mode.EXECUTE, setup.manifest().manifest().id(), ConformanceRun.run(setup, scratch));
     } finally {
       delete(scratch);
     }
@@ -120,7 +121,7 @@ public final class ProviderConformance {
   public static final class Builder {
     private final LoadedManifest manifest;
     private final ObjectNode request;
-    private Optional<ConformanceRun.Binding> binding = Optional.empty();
+    private Optional<ConformancePlan.Binding> binding = Optional.empty();
     private Optional<Path> effectMarker = Optional.empty();
     private Map<String, String> hostEnvironment = System.getenv();
     private RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
@@ -132,7 +133,7 @@ public final class ProviderConformance {
 
     /** Sets the action and scope an {@code [[implements]]} provider expects in its envelope. */
     public Builder binding(ActionToken action, ObjectNode scope) {
-      this.binding = Optional.of(new ConformanceRun.Binding(action, scope));
+      this.binding = Optional.of(new ConformancePlan.Binding(action, scope));
       return this;
     }
 
@@ -163,10 +164,10 @@ public final class ProviderConformance {
      * @throws LoopxException {@code request_invalid} as {@link ProviderConformance#verify}
      */
     public ProviderConformance build() {
-      ConformanceRun.Setup setup =
-          new ConformanceRun.Setup(
+      ConformancePlan.Setup setup =
+          new ConformancePlan.Setup(
               manifest, request, binding, effectMarker, hostEnvironment, runtimeEnvironment);
-      ConformanceRun.plan(setup);
+      ConformancePlan.of(setup);
       return new ProviderConformance(setup);
     }
   }

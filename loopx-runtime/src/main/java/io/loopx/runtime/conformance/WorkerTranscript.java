@@ -57,7 +57,7 @@ final class WorkerTranscript {
     if (first.isEmpty() || !keys(first.get()).equals(HANDSHAKE_KEYS)) {
       return Optional.of(
           "the first line is not {schema_version, protocol, pid}: "
-              + ConformanceRun.preview(lines.get(0)));
+              + Answers.preview(lines.get(0)));
     }
     ObjectNode h = first.get();
     if (!h.get("schema_version").isString()
@@ -87,10 +87,7 @@ final class WorkerTranscript {
           || !frame.get().get("id").isString()
           || !frame.get().get("response").isObject()) {
         return Optional.of(
-            "line "
-                + (n + 1)
-                + " is not a response frame: "
-                + ConformanceRun.preview(lines.get(n)));
+            "line " + (n + 1) + " is not a response frame: " + Answers.preview(lines.get(n)));
       }
       String id = frame.get().get("id").asString();
       Integer seen = answers.get(id);
@@ -127,8 +124,7 @@ final class WorkerTranscript {
       JsonNode response = frame.get().get("response");
       JsonNode ok = response == null ? null : response.get("ok");
       if (ok == null || !ok.isBoolean() || ok.booleanValue()) {
-        return Optional.of(
-            "the answer's `ok` is not false: " + ConformanceRun.preview(lines.get(n)));
+        return Optional.of("the answer's `ok` is not false: " + Answers.preview(lines.get(n)));
       }
     }
     return answers == 0 ? Optional.of("no response frame with id `" + id + "`") : Optional.empty();

@@ -7,16 +7,14 @@ import org.apiguardian.api.API;
  * work, after the durable write it reports and after the state lock was released, in commit order
  * (docs/observing.md). Worker events are delivered on the thread that started or ended the worker,
  * which may be one of LoopX's own (docs/observing.md#delivery). Changes committed by other
- * processes or other {@code Loopx} instances on the same state emit nothing here.
+ * processes or other {@code Loopx} instances on the same state emit nothing here. Events are
+ * interfaces implemented by LoopX only; hosts do not implement them.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.2")
+@API(status = API.Status.STABLE, since = "1.0")
 public sealed interface LoopxEvent
     permits LifecycleTransition,
         DoctorResult,
         DoctorProgress,
-        DispatchCompleted,
-        RunCompleted,
+        CallCompleted,
         StoreConflict,
-        WorkerSpawned,
-        WorkerRetired,
-        WorkerCrashed {}
+        WorkerEvent {}

@@ -9,7 +9,7 @@ import org.apiguardian.api.API;
  * changes the operation's result: its failure is logged once (docs/observing.md) and the other
  * listeners still get the event.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.2")
+@API(status = API.Status.STABLE, since = "1.0")
 @FunctionalInterface
 public interface LoopxListener {
   /** Receives one event. */

@@ -4,7 +4,7 @@ import java.util.Locale;
 import org.apiguardian.api.API;
 
 /** Why a {@link LifecycleTransition} was written. */
-@API(status = API.Status.EXPERIMENTAL, since = "0.2")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum TransitionCause {
   /** The executed command's own effect (install, enable, a recorded proof, uninstall, ...). */
   COMMAND,

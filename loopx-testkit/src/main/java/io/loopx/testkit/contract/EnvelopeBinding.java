@@ -10,7 +10,7 @@ import io.loopx.api.Permission;
 import io.loopx.api.Revision;
 import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.envelope.ExecutionEnvelope;
-import io.loopx.runtime.internal.envelope.EnvelopeBinder;
+import io.loopx.runtime.internal.conformance.ContractHook;
 import java.util.Objects;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -74,7 +74,7 @@ public record EnvelopeBinding(
    *     canonical bytes or not I-JSON
    */
   public ObjectNode bind(ExtensionId id, Revision revision, ObjectNode request) {
-    return EnvelopeBinder.bind(action, scope, id, revision, request);
+    return ContractHook.bind(action, scope, id, revision, request);
   }
 
   /** Returns a copy of the scope. */

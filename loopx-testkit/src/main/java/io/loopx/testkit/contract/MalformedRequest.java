@@ -1,8 +1,7 @@
 package io.loopx.testkit.contract;
 
 import io.loopx.api.json.StrictJson;
-import io.loopx.runtime.internal.conformance.EnvelopeMutations;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.api.provider.ProviderMain;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
@@ -88,11 +87,13 @@ public enum MalformedRequest {
         yield StrictJson.toCompactBytes(copy);
       }
       case OVERSIZE -> {
-        if (compact.length > RunRequest.MAX_BYTES) {
+        if (compact.length > ProviderMain.MAX_REQUEST_BYTES) {
           throw new IllegalArgumentException(
-              "the valid request is already over the " + RunRequest.MAX_BYTES + "-byte limit");
+              "the valid request is already over the "
+                  + ProviderMain.MAX_REQUEST_BYTES
+                  + "-byte limit");
         }
-        byte[] padded = Arrays.copyOf(compact, RunRequest.MAX_BYTES + 1);
+        byte[] padded = Arrays.copyOf(compact, ProviderMain.MAX_REQUEST_BYTES + 1);
         Arrays.fill(padded, compact.length, padded.length, (byte) ' ');
         yield padded;
       }
@@ -108,8 +109,13 @@ public enum MalformedRequest {
     return version + "_other";
   }
 
+  /** Returns {@code count} random lowercase ASCII letters. */
   static String letters(Random random, int count) {
-    return EnvelopeMutations.letters(random, count);
+    StringBuilder out = new StringBuilder(count);
+    for (int i = 0; i < count; i++) {
+      out.append((char) ('a' + random.nextInt(26)));
+    }
+    return out.toString();
   }
 
   private static byte[] concat(byte[]... parts) {

@@ -8,9 +8,9 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
+import io.loopx.api.provider.ProviderMain;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.runtime.internal.conformance.EnvelopeMutations;
-import io.loopx.runtime.internal.run.RunRequest;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.process.LaunchOutcome;
@@ -192,7 +192,7 @@ public abstract class ProviderContractTest {
     byte[] request = StrictJson.toCompactBytes(validRequest());
     assertThat(request.length)
         .as("the valid request's size in bytes")
-        .isLessThanOrEqualTo(RunRequest.MAX_BYTES);
+        .isLessThanOrEqualTo(ProviderMain.MAX_REQUEST_BYTES);
     h.install();
 
     ProviderOutcome outcome = h.send(request);

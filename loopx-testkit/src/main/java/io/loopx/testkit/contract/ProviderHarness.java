@@ -13,16 +13,10 @@ import io.loopx.api.provider.ProviderMain;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.RuntimeEnvironment;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
-import io.loopx.runtime.internal.identity.RuntimeResolution;
-import io.loopx.runtime.internal.identity.RuntimeResolver;
-import io.loopx.runtime.internal.identity.SearchPath;
-import io.loopx.runtime.internal.process.LaunchRequestBuilder;
-import io.loopx.runtime.internal.process.OsProcessLauncher;
-import io.loopx.runtime.internal.run.ProviderLaunch;
+import io.loopx.runtime.internal.conformance.ContractHook;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
@@ -35,11 +29,9 @@ import io.loopx.runtime.state.ExtensionRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +54,7 @@ final class ProviderHarness {
   final ExtensionId id;
   final Optional<EnvelopeBinding> binding;
   private final Map<String, String> environment;
-  private final ProcessLauncher launcher = OsProcessLauncher.create();
+  private final ProcessLauncher launcher = ContractHook.processLauncher();
 
   private ProviderHarness(
       Path sandbox,
@@ -211,12 +203,11 @@ final class ProviderHarness {
   LaunchResult direct(List<String> extraArgs, byte[] stdin) {
     Command command = command(extraArgs);
     return launcher.launch(
-        LaunchRequestBuilder.of(command.argv())
-            .environment(command.environment())
-            .workingDirectory(work)
-            .stdin(stdin)
-            .timeout(Duration.ofSeconds(runtime().timeoutSeconds()))
-            .build());
+        ContractHook.request(
+            new ContractHook.Command(command.argv(), command.environment()),
+            work,
+            stdin,
+            Duration.ofSeconds(runtime().timeoutSeconds())));
   }
 
   /** An argv and the environment LoopX would start it with. */
@@ -236,26 +227,20 @@ final class ProviderHarness {
 
   private Command command(List<String> extraArgs) {
     ExtensionRecord record = record();
-    RuntimeSpec spec = runtime();
-    // One PATH, composed as Loopx.Builder composes it: searched for the identity and given to the
-    // provider.
-    RuntimeEnvironment current = RuntimeEnvironment.current();
-    String searchPath =
-        SearchPath.compose(
-            environment.getOrDefault("PATH", current.searchPath()), FileSystems.getDefault());
-    RuntimeResolution resolution =
-        RuntimeResolver.of(
-                new RuntimeEnvironment(searchPath, current.javaExecutable(), current.codePath()))
-            .resolveSaved(spec.launchTarget(), record.active().entrypointPath().map(Path::of));
-    if (!(resolution instanceof RuntimeResolution.Resolved resolved)) {
-      throw new AssertionError("the runtime of `" + id + "` does not resolve: " + resolution);
+    ContractHook.Command command;
+    try {
+      command =
+          ContractHook.command(
+              runtime(),
+              record.active().entrypointPath().map(Path::of),
+              environment,
+              id,
+              record.activeRevision(),
+              extraArgs);
+    } catch (IllegalStateException e) {
+      throw new AssertionError(e.getMessage(), e);
     }
-    List<String> argv = new ArrayList<>(resolved.commandPrefix());
-    argv.addAll(spec.args());
-    argv.addAll(extraArgs);
-    Map<String, String> env =
-        ProviderLaunch.environment(resolved, environment, searchPath, id, record.activeRevision());
-    return new Command(List.copyOf(argv), env);
+    return new Command(command.argv(), command.environment());
   }
 
   RuntimeSpec runtime() {

@@ -131,7 +131,7 @@ public final class EnvelopeMutations {
   }
 
   /** Returns {@code count} random lowercase ASCII letters. */
-  public static String letters(Random random, int count) {
+  private static String letters(Random random, int count) {
     StringBuilder out = new StringBuilder(count);
     for (int i = 0; i < count; i++) {
       out.append((char) ('a' + random.nextInt(26)));

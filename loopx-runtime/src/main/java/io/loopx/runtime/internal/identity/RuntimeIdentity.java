@@ -13,61 +13,10 @@ import tools.jackson.databind.node.ObjectNode;
  * The identity of a resolved extension runtime: 64 lowercase hex characters, the SHA-256 of the RFC
  * 8785 canonical JSON of one identity record. A doctor proof binds a revision to these identities
  * (the state's {@code doctor_verified_identities}); any change to what the record covers gives a
- * different identity and so makes an old proof stale.
- *
- * <p>Every {@code HEX64} below is a {@link FileIdentity#digest() file identity} unless said
- * otherwise. Paths never appear in a record: identities are content-addressed.
- *
- * <p><b>Executable launcher</b> ({@code entrypoint}) <b>without {@code #!}</b>: the runtime
- * identity is the launcher's {@link FileIdentity#digest() file identity} itself (the file identity
- * record, links followed), so it equals the identity of the file.
- *
- * <p><b>Executable launcher with {@code #!}</b>:
- *
- * <pre>{@code
- * {"schema_version":"loopx_runtime_identity_v1","kind":"executable",
- *  "launcher":HEX64,"interpreter":HEX64}
- * }</pre>
- *
- * {@code launcher} identifies the launcher file (links followed); {@code interpreter} identifies
- * the interpreter program: the shebang's interpreter path as written, or, for {@code #!/usr/bin/env
- * NAME}, the file NAME resolves to (the {@code env} program itself must exist but is a trampoline
- * and is not part of the identity).
- *
- * <p><b>Java main class</b> ({@code java_main}):
- *
- * <pre>{@code
- * {"schema_version":"loopx_runtime_identity_v1","kind":"java_main",
- *  "java":HEX64,"class_name":"com.example.Main",
- *  "code_source_kind":"jar"|"class_directory","code_source":HEX64}
- * }</pre>
- *
- * {@code java} identifies the {@code java} executable. For a jar, {@code code_source} is the jar's
- * file identity; for a class directory it is the SHA-256 of the canonical JSON of
- *
- * <pre>{@code
- * {"schema_version":"loopx_runtime_class_directory_identity_v1","kind":"class_directory",
- *  "files":{"<relative/path>":HEX64, ...}}
- * }</pre>
- *
- * with one member per regular file below the directory (relative paths joined with {@code /}; links
- * to files followed, links to directories not descended), so changing, adding or removing any file
- * in the directory changes the identity.
- *
- * <p><b>Java main class with its own class path</b> ({@code java_main} with {@code
- * java_class_path}):
- *
- * <pre>{@code
- * {"schema_version":"loopx_runtime_identity_v1","kind":"java_class_path",
- *  "java":HEX64,"class_name":"com.example.Main",
- *  "class_path":[{"kind":"jar"|"class_directory","code_source":HEX64}, ...]}
- * }</pre>
- *
- * with one element per declared entry, in order, each identified like the {@code code_source}
- * above: every jar and class directory the child can load from is covered, not only the one that
- * holds the class.
- *
- * <p>Immutable value.
+ * different identity and so makes an old proof stale. Paths never appear in a record: identities
+ * are content-addressed. The records (an executable with or without {@code #!}, a Java main class
+ * in a jar or class directory, a Java main class with its own class path) are pinned in
+ * docs/contract/doctor.md#runtime-identity. Immutable value.
  *
  * @param value 64 lowercase hex characters
  */

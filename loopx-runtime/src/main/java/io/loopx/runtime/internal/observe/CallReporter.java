@@ -2,11 +2,11 @@ package io.loopx.runtime.internal.observe;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.Mode;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
-import io.loopx.runtime.events.CallOutcome;
-import io.loopx.runtime.events.DispatchCompleted;
-import io.loopx.runtime.events.RunCompleted;
+import io.loopx.runtime.events.CallCompleted;
+import io.loopx.runtime.internal.observe.CallCompletedRecord.Outcome;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.run.RunStatus;
 import java.lang.System.Logger.Level;
@@ -17,8 +17,8 @@ import java.util.function.Supplier;
 
 /**
  * How an {@link Observer} measures and reports one call (docs/observing.md): a JFR event, a log
- * line at the level the call's outcome gives, and a {@link DispatchCompleted} or {@link
- * RunCompleted}, also for a call refused before a provider ran.
+ * line at the level the call's outcome gives, and a {@link CallCompleted}, also for a call refused
+ * before a provider ran.
  */
 final class CallReporter {
   private final System.Logger log;
@@ -29,7 +29,7 @@ final class CallReporter {
     this.delivery = delivery;
   }
 
-  /** Measures and reports one dispatch: JFR, a log line, a {@link DispatchCompleted}. */
+  /** Measures and reports one dispatch: JFR, a log line, a {@link CallCompleted}. */
   DispatchReceipt dispatch(
       DispatchRequest request, boolean preview, Supplier<DispatchReceipt> call) {
     JfrEvents.Dispatch jfr = new JfrEvents.Dispatch();
@@ -39,12 +39,11 @@ final class CallReporter {
     try {
       receipt = call.get();
     } catch (LoopxException e) {
-      CallOutcome outcome = CallOutcome.refused(e.kind());
+      Outcome outcome = Outcome.refused(e.kind());
       dispatched(jfr, request, Optional.empty(), preview, start, outcome);
       throw e;
     }
-    dispatched(
-        jfr, request, Optional.of(receipt), preview, start, CallOutcome.of(receipt.outcome()));
+    dispatched(jfr, request, Optional.of(receipt), preview, start, Outcome.of(receipt.outcome()));
     return receipt;
   }
 
@@ -54,7 +53,7 @@ final class CallReporter {
       Optional<DispatchReceipt> receipt,
       boolean preview,
       long start,
-      CallOutcome outcome) {
+      Outcome outcome) {
     Duration duration = Duration.ofNanos(System.nanoTime() - start);
     jfr.end();
     if (jfr.shouldCommit()) {
@@ -67,14 +66,14 @@ final class CallReporter {
       jfr.outcome = outcome.wireName();
       jfr.commit();
     }
-    DispatchCompleted event =
-        new DispatchCompleted(
+    CallCompleted event =
+        CallCompletedRecord.dispatch(
             request.capabilityId(),
             request.protocol(),
             request.action(),
             receipt.map(DispatchReceipt::providerId),
             receipt.map(DispatchReceipt::revision),
-            preview,
+            preview ? Mode.PREVIEW : Mode.EXECUTE,
             duration,
             outcome);
     callLine(
@@ -95,7 +94,7 @@ final class CallReporter {
     delivery.publish(List.of(event));
   }
 
-  /** Measures and reports one run: JFR, a log line, a {@link RunCompleted}. */
+  /** Measures and reports one run: JFR, a log line, a {@link CallCompleted}. */
   RunReceipt run(ExtensionId id, boolean preview, Supplier<RunReceipt> call) {
     JfrEvents.Run jfr = new JfrEvents.Run();
     jfr.begin();
@@ -104,10 +103,10 @@ final class CallReporter {
     try {
       receipt = call.get();
     } catch (LoopxException e) {
-      ran(jfr, id, Optional.empty(), preview, start, CallOutcome.refused(e.kind()));
+      ran(jfr, id, Optional.empty(), preview, start, Outcome.refused(e.kind()));
       throw e;
     }
-    ran(jfr, id, Optional.of(receipt), preview, start, CallOutcome.of(receipt.outcome()));
+    ran(jfr, id, Optional.of(receipt), preview, start, Outcome.of(receipt.outcome()));
     return receipt;
   }
 
@@ -117,7 +116,7 @@ final class CallReporter {
       Optional<RunReceipt> receipt,
       boolean preview,
       long start,
-      CallOutcome outcome) {
+      Outcome outcome) {
     Duration duration = Duration.ofNanos(System.nanoTime() - start);
     jfr.end();
     if (jfr.shouldCommit()) {
@@ -127,8 +126,13 @@ final class CallReporter {
       jfr.outcome = outcome.wireName();
       jfr.commit();
     }
-    RunCompleted event =
-        new RunCompleted(id, receipt.map(RunReceipt::revision), preview, duration, outcome);
+    CallCompleted event =
+        CallCompletedRecord.run(
+            id,
+            receipt.map(RunReceipt::revision),
+            preview ? Mode.PREVIEW : Mode.EXECUTE,
+            duration,
+            outcome);
     callLine(
         preview,
         outcome,
@@ -151,7 +155,7 @@ final class CallReporter {
    * (WARNING for operational kinds); a success or a preview DEBUG. The line names ids and statuses,
    * never the request or the response.
    */
-  private void callLine(boolean preview, CallOutcome outcome, Supplier<String> line) {
+  private void callLine(boolean preview, Outcome outcome, Supplier<String> line) {
     Level level;
     if (outcome.error().isPresent()) {
       level = Observer.operational(outcome.error().get()) ? Level.WARNING : Level.INFO;

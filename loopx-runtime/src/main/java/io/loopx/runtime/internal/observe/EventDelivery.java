@@ -106,6 +106,16 @@ final class EventDelivery {
     }
   }
 
+  /** Returns the simple name of the public event interface {@code event} implements. */
+  static String name(LoopxEvent event) {
+    for (Class<?> i : event.getClass().getInterfaces()) {
+      if (LoopxEvent.class.isAssignableFrom(i)) {
+        return i.getSimpleName();
+      }
+    }
+    return event.getClass().getSimpleName();
+  }
+
   @SuppressWarnings("IllegalCatch")
   private void toListeners(LoopxEvent event) {
     for (LoopxListener l : listeners) {
@@ -118,7 +128,7 @@ final class EventDelivery {
               "loopx: listener "
                   + l.getClass().getName()
                   + " threw on "
-                  + event.getClass().getSimpleName()
+                  + name(event)
                   + "; its later failures are not logged",
               e);
         }

@@ -6,18 +6,14 @@ import io.loopx.api.LoopxException;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
-import io.loopx.runtime.events.DispatchCompleted;
-import io.loopx.runtime.events.DoctorProgress;
+import io.loopx.runtime.events.CallCompleted;
 import io.loopx.runtime.events.DoctorResult;
 import io.loopx.runtime.events.LifecycleTransition;
 import io.loopx.runtime.events.LoopxEvent;
 import io.loopx.runtime.events.LoopxListener;
-import io.loopx.runtime.events.RunCompleted;
 import io.loopx.runtime.events.StoreConflict;
 import io.loopx.runtime.events.TransitionCause;
-import io.loopx.runtime.events.WorkerCrashed;
-import io.loopx.runtime.events.WorkerRetired;
-import io.loopx.runtime.events.WorkerSpawned;
+import io.loopx.runtime.events.WorkerEvent;
 import io.loopx.runtime.internal.worker.WorkerEvents;
 import io.loopx.runtime.lifecycle.DoctorAllReceipt;
 import io.loopx.runtime.lifecycle.DoctorNotReadyException;
@@ -154,7 +150,7 @@ public final class Observer {
       outcome = l.kind().wireName();
       if (l.kind() == ErrorKind.STATE_CONFLICT) {
         List<ExtensionId> ids = changes.stream().map(EntryChange::id).toList();
-        events.add(new StoreConflict(operation, ids));
+        events.add(new StoreConflictRecord(operation, ids));
         log.log(Level.WARNING, () -> "loopx: " + operation + " refused: state changed " + ids);
       }
     }
@@ -214,7 +210,7 @@ public final class Observer {
     } else {
       cause = TransitionCause.COMMAND;
     }
-    return new LifecycleTransition(
+    return new LifecycleTransitionRecord(
         operation,
         c.id(),
         c.expected().map(ExtensionRecord::activeRevision),
@@ -278,7 +274,7 @@ public final class Observer {
     List<LoopxEvent> events = new ArrayList<>();
     for (DoctorReceipt p : packets) {
       events.add(
-          new DoctorResult(
+          new DoctorResultRecord(
               operation,
               p.extensionId(),
               p.version(),
@@ -303,7 +299,7 @@ public final class Observer {
 
   /** Reports that a doctor batch is about to probe extension {@code index} of {@code total}. */
   public void progress(int index, int total, ExtensionId id) {
-    publish(List.of(new DoctorProgress(index, total, id)));
+    publish(List.of(new DoctorProgressRecord(index, total, id)));
   }
 
   /** Logs a failed lifecycle command: executed at INFO (WARNING for operational kinds). */
@@ -330,13 +326,13 @@ public final class Observer {
 
   // ------------------------------------------------------------------ calls
 
-  /** Measures and reports one dispatch: JFR, a log line, a {@link DispatchCompleted}. */
+  /** Measures and reports one dispatch: JFR, a log line, a {@link CallCompleted}. */
   public DispatchReceipt dispatch(
       DispatchRequest request, boolean preview, Supplier<DispatchReceipt> call) {
     return calls.dispatch(request, preview, call);
   }
 
-  /** Measures and reports one run: JFR, a log line, a {@link RunCompleted}. */
+  /** Measures and reports one run: JFR, a log line, a {@link CallCompleted}. */
   public RunReceipt run(ExtensionId id, boolean preview, Supplier<RunReceipt> call) {
     return calls.run(id, preview, call);
   }
@@ -345,7 +341,7 @@ public final class Observer {
 
   /**
    * Returns the hook that reports every warm worker's life: a JFR event, a log line and a {@link
-   * WorkerSpawned}, {@link WorkerRetired} or {@link WorkerCrashed} ({@link WorkerLife}).
+   * WorkerEvent} per spawn and end ({@link WorkerLife}).
    */
   public WorkerEvents workerEvents() {
     return (id, revision) -> new WorkerLife(id, revision, log, delivery);

@@ -2,10 +2,7 @@ package io.loopx.runtime.internal.observe;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
-import io.loopx.runtime.events.WorkerCrashed;
-import io.loopx.runtime.events.WorkerRetireReason;
-import io.loopx.runtime.events.WorkerRetired;
-import io.loopx.runtime.events.WorkerSpawned;
+import io.loopx.runtime.events.WorkerEvent;
 import io.loopx.runtime.internal.worker.WorkerEvents;
 import io.loopx.runtime.run.RunFailure;
 import java.lang.System.Logger.Level;
@@ -15,8 +12,8 @@ import java.util.OptionalInt;
 
 /**
  * One warm worker's life as an {@link Observer} reports it (docs/observing.md), from the moment its
- * launch began: a JFR event, a log line and a {@link WorkerSpawned}, {@link WorkerRetired} or
- * {@link WorkerCrashed}, on the thread that started or ended the worker.
+ * launch began: a JFR event, a log line and a {@link WorkerEvent} when it spawned and when it
+ * ended, on the thread that started or ended the worker.
  */
 final class WorkerLife implements WorkerEvents.Life {
   private final ExtensionId id;
@@ -50,11 +47,11 @@ final class WorkerLife implements WorkerEvents.Life {
       spawn.commit();
     }
     log.log(Level.DEBUG, () -> worker(pid) + " spawned in " + took.toMillis() + " ms");
-    delivery.publish(List.of(new WorkerSpawned(id, revision, pid, took)));
+    delivery.publish(List.of(WorkerEventRecord.spawned(id, revision, pid, took)));
   }
 
   @Override
-  public void retired(long pid, WorkerRetireReason reason, long served) {
+  public void retired(long pid, WorkerEvent.Reason reason, long served) {
     Duration lifetime = since();
     retire.end();
     if (retire.shouldCommit()) {
@@ -70,6 +67,7 @@ final class WorkerLife implements WorkerEvents.Life {
           case IDLE, RECYCLED, LIFECYCLE, CLOSED -> Level.DEBUG;
           case TIMEOUT, CANCELLED -> Level.INFO;
           case MALFORMED_FRAME, UNKNOWN_RESPONSE, RESPONSE_TOO_LARGE -> Level.WARNING;
+          case SPAWNED, CRASHED -> throw new IllegalArgumentException("not an end by LoopX");
         };
     log.log(
         level,
@@ -82,7 +80,8 @@ final class WorkerLife implements WorkerEvents.Life {
                 + " requests in "
                 + lifetime.toMillis()
                 + " ms");
-    delivery.publish(List.of(new WorkerRetired(id, revision, pid, reason, served, lifetime)));
+    delivery.publish(
+        List.of(WorkerEventRecord.retired(id, revision, pid, reason, served, lifetime)));
   }
 
   @Override
@@ -111,7 +110,7 @@ final class WorkerLife implements WorkerEvents.Life {
                 + lifetime.toMillis()
                 + " ms");
     delivery.publish(
-        List.of(new WorkerCrashed(id, revision, pid, exitCode, failure, served, lifetime)));
+        List.of(WorkerEventRecord.crashed(id, revision, pid, exitCode, failure, served, lifetime)));
   }
 
   private Duration since() {

@@ -1,7 +1,7 @@
 package io.loopx.runtime.internal.worker;
 
 import io.loopx.api.ProtocolId;
-import io.loopx.runtime.events.WorkerRetireReason;
+import io.loopx.runtime.events.WorkerEvent.Reason;
 import io.loopx.runtime.internal.process.LongLivedProcess;
 import io.loopx.runtime.internal.process.OutputPreview;
 import io.loopx.runtime.run.RunFailure;
@@ -145,8 +145,7 @@ final class Worker {
     }
     if (!ok) {
       // reported as a failed handshake: never announced
-      worker.kill(
-          why == Start.Why.CANCELLED ? WorkerRetireReason.CANCELLED : WorkerRetireReason.TIMEOUT);
+      worker.kill(why == Start.Why.CANCELLED ? Reason.CANCELLED : Reason.TIMEOUT);
       RunFailure failure =
           switch (why) {
             case OUT_OF_TIME -> RunFailure.TIMEOUT;
@@ -168,7 +167,7 @@ final class Worker {
       }
     }
     if (worker.unwanted) {
-      worker.kill(WorkerRetireReason.LIFECYCLE);
+      worker.kill(Reason.LIFECYCLE);
       return new Start.Refused(
           new Reply.Failed(RunFailure.WORKER_TERMINATED),
           Optional.empty(),
@@ -246,11 +245,11 @@ final class Worker {
         } catch (InterruptedException e) {
           interrupted = true;
           if (reply.complete(new Reply.Failed(RunFailure.CANCELLED))) {
-            kill(WorkerRetireReason.CANCELLED);
+            kill(Reason.CANCELLED);
           }
         } catch (TimeoutException e) {
           if (reply.complete(new Reply.Failed(RunFailure.TIMEOUT))) {
-            kill(WorkerRetireReason.TIMEOUT);
+            kill(Reason.TIMEOUT);
           }
         } catch (ExecutionException e) {
           return new Reply.Failed(RunFailure.WORKER_TERMINATED);
@@ -268,7 +267,7 @@ final class Worker {
    * Kills the whole tree now ({@code reason}: why LoopX ends it); every request in flight ends
    * {@code worker_terminated}.
    */
-  void kill(WorkerRetireReason reason) {
+  void kill(Reason reason) {
     boolean first = ended.compareAndSet(false, true);
     dead = true;
     outbox.add(STOP);
@@ -283,7 +282,7 @@ final class Worker {
    * Closes stdin, waits up to {@code patience} for the worker to exit, then kills what is left
    * ({@code reason}: why LoopX ends it).
    */
-  void stop(Duration patience, WorkerRetireReason reason) {
+  void stop(Duration patience, Reason reason) {
     boolean first = ended.compareAndSet(false, true);
     dead = true;
     outbox.add(STOP);
@@ -314,12 +313,12 @@ final class Worker {
   }
 
   /** Reports how the worker ended: {@code reason} null for a crash. */
-  private void reportEnd(@Nullable WorkerRetireReason reason, OptionalInt exit) {
+  private void reportEnd(@Nullable Reason reason, OptionalInt exit) {
     reportEnd(reason, exit, RunFailure.WORKER_TERMINATED);
   }
 
   /** Reports how the worker ended: {@code reason} null for a crash that ended as {@code crash}. */
-  private void reportEnd(@Nullable WorkerRetireReason reason, OptionalInt exit, RunFailure crash) {
+  private void reportEnd(@Nullable Reason reason, OptionalInt exit, RunFailure crash) {
     synchronized (reports) {
       if (unwanted) {
         return;
@@ -396,7 +395,7 @@ final class Worker {
           }
           line = append(line, length, chunk, from, part);
           length += part;
-          WorkerRetireReason broken = accept(line, length);
+          Reason broken = accept(line, length);
           if (broken != null) {
             markBroken();
             kill(broken);
@@ -437,7 +436,7 @@ final class Worker {
       }
     }
     markBroken();
-    kill(WorkerRetireReason.RESPONSE_TOO_LARGE);
+    kill(Reason.RESPONSE_TOO_LARGE);
   }
 
   private static byte[] append(byte[] line, int length, byte[] chunk, int from, int part) {
@@ -450,22 +449,22 @@ final class Worker {
   }
 
   /** Handles one complete line; returns why it breaks the protocol, or null. */
-  private @Nullable WorkerRetireReason accept(byte[] line, int length) {
+  private @Nullable Reason accept(byte[] line, int length) {
     if (!handshake.isDone()) {
       boolean ok = WorkerFrames.isHandshake(line, length, protocol);
       if (!ok) {
         handshakeLine = OutputPreview.of(line, length); // before the start sees the verdict
       }
       handshake.complete(ok);
-      return ok ? null : WorkerRetireReason.MALFORMED_FRAME;
+      return ok ? null : Reason.MALFORMED_FRAME;
     }
     Optional<WorkerFrames.Response> response = WorkerFrames.response(line, length);
     if (response.isEmpty()) {
-      return WorkerRetireReason.MALFORMED_FRAME;
+      return Reason.MALFORMED_FRAME;
     }
     CompletableFuture<Reply> pending = inFlight.remove(response.get().id());
     if (pending == null) {
-      return WorkerRetireReason.UNKNOWN_RESPONSE; // or a second response to one request
+      return Reason.UNKNOWN_RESPONSE; // or a second response to one request
     }
     served.incrementAndGet();
     pending.complete(new Reply.Answered(response.get().response()));

@@ -2,7 +2,7 @@ package io.loopx.runtime.internal.worker;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
-import io.loopx.runtime.events.WorkerRetireReason;
+import io.loopx.runtime.events.WorkerEvent.Reason;
 import io.loopx.runtime.run.RunFailure;
 import java.util.OptionalInt;
 import org.apiguardian.api.API;
@@ -30,7 +30,7 @@ public interface WorkerEvents {
           public void spawned(long pid) {}
 
           @Override
-          public void retired(long pid, WorkerRetireReason reason, long served) {}
+          public void retired(long pid, Reason reason, long served) {}
 
           @Override
           public void crashed(long pid, OptionalInt exitCode, RunFailure failure, long served) {}
@@ -40,7 +40,7 @@ public interface WorkerEvents {
     void spawned(long pid);
 
     /** LoopX ended it (after {@link #spawned}); nothing of its tree is left. */
-    void retired(long pid, WorkerRetireReason reason, long served);
+    void retired(long pid, Reason reason, long served);
 
     /**
      * It failed on its own ({@code worker_handshake_failed} before {@link #spawned}, else {@code

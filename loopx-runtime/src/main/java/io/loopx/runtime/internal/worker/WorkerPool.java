@@ -2,7 +2,7 @@ package io.loopx.runtime.internal.worker;
 
 import io.loopx.api.ProtocolId;
 import io.loopx.api.manifest.WorkerSpec;
-import io.loopx.runtime.events.WorkerRetireReason;
+import io.loopx.runtime.events.WorkerEvent.Reason;
 import io.loopx.runtime.internal.process.LongLivedProcess;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,7 +39,7 @@ final class WorkerPool {
   private int starting;
   private int waiting;
   private boolean retired;
-  private WorkerRetireReason retiredFor = WorkerRetireReason.LIFECYCLE;
+  private Reason retiredFor = Reason.LIFECYCLE;
 
   WorkerPool(
       WorkerKey key,
@@ -236,7 +236,7 @@ final class WorkerPool {
       live.remove(worker);
     } else if (worker.admitted == 0 && (retired || worker.started >= spec.maxRequests())) {
       live.remove(worker);
-      stopLater(worker, retired ? retiredFor : WorkerRetireReason.RECYCLED);
+      stopLater(worker, retired ? retiredFor : Reason.RECYCLED);
     }
     notifyAll();
   }
@@ -250,7 +250,7 @@ final class WorkerPool {
         it.remove();
       } else if (w.admitted == 0 && now - w.lastUsed >= idle) {
         it.remove();
-        stopLater(w, WorkerRetireReason.IDLE);
+        stopLater(w, Reason.IDLE);
       }
     }
   }
@@ -259,7 +259,7 @@ final class WorkerPool {
    * Admits nothing more; stops every worker once its requests in flight have ended ({@code reason}:
    * why).
    */
-  synchronized void retire(WorkerRetireReason reason) {
+  synchronized void retire(Reason reason) {
     if (!retired) {
       retiredFor = reason;
     }
@@ -283,7 +283,7 @@ final class WorkerPool {
       live.clear();
       notifyAll();
     }
-    all.forEach(w -> w.kill(WorkerRetireReason.CLOSED));
+    all.forEach(w -> w.kill(Reason.CLOSED));
   }
 
   /** Returns whether no worker of this pool is running or starting. */
@@ -297,7 +297,7 @@ final class WorkerPool {
     return live.stream().filter(Worker::usable).map(Worker::pid).toList();
   }
 
-  private void stopLater(Worker worker, WorkerRetireReason reason) {
+  private void stopLater(Worker worker, Reason reason) {
     stopper.execute(() -> worker.stop(STOP_PATIENCE, reason));
   }
 }

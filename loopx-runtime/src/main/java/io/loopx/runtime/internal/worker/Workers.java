@@ -6,7 +6,7 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
-import io.loopx.runtime.events.WorkerRetireReason;
+import io.loopx.runtime.events.WorkerEvent.Reason;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.process.LaunchRequest;
@@ -249,7 +249,7 @@ public final class Workers implements AutoCloseable {
     } catch (RuntimeException e) {
       WorkerPool stale = pools.remove(key);
       if (stale != null) {
-        stale.retire(WorkerRetireReason.LIFECYCLE);
+        stale.retire(Reason.LIFECYCLE);
       }
       throw e;
     }
@@ -261,7 +261,7 @@ public final class Workers implements AutoCloseable {
     for (WorkerPool pool : new ArrayList<>(pools.values())) {
       if (pool.key().id().equals(id)) {
         pools.remove(pool.key(), pool);
-        pool.retire(WorkerRetireReason.LIFECYCLE);
+        pool.retire(Reason.LIFECYCLE);
       }
     }
   }
@@ -316,7 +316,7 @@ public final class Workers implements AutoCloseable {
             () -> true);
     if (start instanceof Worker.Start.Ready ready) {
       byte[] stderr = ready.worker().stderrTail();
-      ready.worker().stop(WorkerPool.STOP_PATIENCE, WorkerRetireReason.LIFECYCLE);
+      ready.worker().stop(WorkerPool.STOP_PATIENCE, Reason.LIFECYCLE);
       return new HandshakeCheck(
           Optional.empty(), keepStderr ? stderr : new byte[0], Optional.empty());
     }
@@ -363,7 +363,7 @@ public final class Workers implements AutoCloseable {
     closed = true;
     List<WorkerPool> all = new ArrayList<>(pools.values());
     pools.clear();
-    all.forEach(p -> p.retire(WorkerRetireReason.CLOSED));
+    all.forEach(p -> p.retire(Reason.CLOSED));
     long deadline = System.nanoTime() + CLOSE_DRAIN.toNanos();
     for (WorkerPool pool : all) {
       while (!pool.empty() && System.nanoTime() < deadline) {
@@ -379,7 +379,7 @@ public final class Workers implements AutoCloseable {
       pool.killAll();
     }
     for (Worker w : started) {
-      w.kill(WorkerRetireReason.CLOSED);
+      w.kill(Reason.CLOSED);
     }
     started.clear();
     reaper.shutdownNow();
@@ -391,7 +391,7 @@ public final class Workers implements AutoCloseable {
       WorkerKey other = pool.key();
       if (other.id().equals(key.id()) && !other.equals(key)) {
         pools.remove(other, pool);
-        pool.retire(WorkerRetireReason.LIFECYCLE);
+        pool.retire(Reason.LIFECYCLE);
       }
     }
   }
@@ -435,7 +435,7 @@ public final class Workers implements AutoCloseable {
   void reconcile(ActivationState state) {
     for (WorkerPool pool : new ArrayList<>(pools.values())) {
       if (!StateWatch.backs(state, pool.key()) && pools.remove(pool.key(), pool)) {
-        pool.retire(WorkerRetireReason.LIFECYCLE);
+        pool.retire(Reason.LIFECYCLE);
       }
     }
   }

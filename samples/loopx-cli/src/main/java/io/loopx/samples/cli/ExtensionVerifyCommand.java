@@ -4,6 +4,7 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
+import io.loopx.runtime.Mode;
 import io.loopx.runtime.conformance.ConformanceReceipt;
 import io.loopx.runtime.conformance.ProviderConformance;
 import io.loopx.runtime.manifest.LoadedManifest;
@@ -169,7 +170,7 @@ final class ExtensionVerifyCommand extends SessionCommand {
                     Text.scalar(c.get("evidence"))));
           }
           String text = Text.keyValues(summary, style) + "\n" + table.render(style, "No checks.");
-          return receipt.dryRun()
+          return receipt.mode() == Mode.PREVIEW
               ? text + "Preview only: nothing was run. Add --execute to run the checks.\n"
               : text;
         });
