@@ -37,6 +37,5 @@ module io.loopx.runtime {
   exports io.loopx.runtime.internal.run to
       io.loopx.testkit;
   exports io.loopx.runtime.internal.state to
-      io.loopx.testkit,
-      io.loopx.store.postgresql;
+      io.loopx.testkit;
 }

@@ -3,11 +3,11 @@ package io.loopx.store.postgresql;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
-import io.loopx.runtime.internal.state.StateEntryCodec;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
+import io.loopx.runtime.state.StateFormat;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -211,7 +211,7 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
         String key = change.id().value();
         if (change.replacement().isPresent()) {
           ExtensionRecord r = change.replacement().get();
-          String text = new String(StateEntryCodec.encode(r), StandardCharsets.UTF_8);
+          String text = new String(StateFormat.encodeEntry(r), StandardCharsets.UTF_8);
           upsert.setString(1, key);
           upsert.setString(2, text);
           upsert.executeUpdate();
@@ -272,7 +272,7 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
     if (k != null && k.text().equals(text)) {
       return k.record();
     }
-    return StateEntryCodec.decode(key, text.getBytes(StandardCharsets.UTF_8));
+    return StateFormat.decodeEntry(key, text.getBytes(StandardCharsets.UTF_8));
   }
 
   private Decoded current() {
