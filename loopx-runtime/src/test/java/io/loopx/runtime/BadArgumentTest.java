@@ -95,6 +95,7 @@ class BadArgumentTest {
                     Optional.empty(),
                     List.of(),
                     alpha.revisions())),
+        bad("RevisionSnapshot.of manifest", () -> RevisionSnapshot.of(null, Optional.empty())),
         bad(
             "RevisionSnapshot manifest",
             () -> new RevisionSnapshot(alpha.activeRevision(), null, Optional.empty())));

@@ -85,7 +85,8 @@ public record RevisionSnapshot(
 
   /** Creates the snapshot of {@code manifest}, computing its revision; no identity proven yet. */
   public static RevisionSnapshot of(ExtensionManifest manifest, Optional<String> entrypointPath) {
-    return new RevisionSnapshot(manifest.revision(), manifest, entrypointPath);
+    return new RevisionSnapshot(
+        Arguments.required("manifest", manifest).revision(), manifest, entrypointPath);
   }
 
   /** Returns the manifest's version text. */
