@@ -36,6 +36,4 @@ module io.loopx.runtime {
       io.loopx.testkit;
   exports io.loopx.runtime.internal.run to
       io.loopx.testkit;
-  exports io.loopx.runtime.internal.state to
-      io.loopx.testkit;
 }
