@@ -5,6 +5,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.LoopxException;
 import io.loopx.api.Permission;
+import io.loopx.api.internal.Arguments;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.registry.CapabilityRegistry;
 import io.loopx.runtime.dispatch.ActivationCheckReceipt;
@@ -383,7 +384,8 @@ public final class Loopx implements AutoCloseable {
 
   /**
    * Builds a {@link Loopx}. Not thread-safe; {@link #build()} copies everything, so a builder may
-   * be reused.
+   * be reused. Every method refuses a bad argument (a missing one included) with {@link
+   * InvalidValueException}.
    */
   public static final class Builder {
     private Optional<ActivationStore> store = Optional.empty();
@@ -412,7 +414,7 @@ public final class Loopx implements AutoCloseable {
     @API(status = API.Status.EXPERIMENTAL, since = "0.2")
     public Builder listener(LoopxListener... listeners) {
       for (LoopxListener l : listeners) {
-        this.listeners.add(Objects.requireNonNull(l, "listener"));
+        this.listeners.add(Arguments.required("listener", l));
       }
       return this;
     }
@@ -425,32 +427,33 @@ public final class Loopx implements AutoCloseable {
 
     /** Uses {@code policy} to decide effectful dispatches (default: deny all). */
     public Builder domainPolicy(DomainPolicy policy) {
-      this.policy = Objects.requireNonNull(policy, "policy");
+      this.policy = Arguments.required("domain policy", policy);
       return this;
     }
 
     /** Keeps state at {@code <runtimeRoot>/extensions/state.json}. */
     public Builder runtimeRoot(Path runtimeRoot) {
+      Arguments.required("runtime root", runtimeRoot);
       return stateFile(runtimeRoot.resolve("extensions").resolve("state.json"));
     }
 
     /** Keeps state in {@code stateFile} (lock at {@code stateFile + ".lock"}). */
     public Builder stateFile(Path stateFile) {
-      this.stateFile = Optional.of(stateFile);
+      this.stateFile = Optional.of(Arguments.required("state file", stateFile));
       this.store = Optional.empty();
       return this;
     }
 
     /** Uses a host-provided activation store (for example a shared database). */
     public Builder activationStore(ActivationStore store) {
-      this.store = Optional.of(store);
+      this.store = Optional.of(Arguments.required("activation store", store));
       this.stateFile = Optional.empty();
       return this;
     }
 
     /** Adds a built-in contribution; contributions register in the order added. */
     public Builder builtin(BuiltinContribution contribution) {
-      builtins.add(Objects.requireNonNull(contribution, "contribution"));
+      builtins.add(Arguments.required("builtin contribution", contribution));
       return this;
     }
 
@@ -460,7 +463,7 @@ public final class Loopx implements AutoCloseable {
      * (docs/process.md).
      */
     public Builder processLauncher(ProcessLauncher launcher) {
-      this.launcher = Optional.of(Objects.requireNonNull(launcher, "launcher"));
+      this.launcher = Optional.of(Arguments.required("process launcher", launcher));
       return this;
     }
 
@@ -513,7 +516,7 @@ public final class Loopx implements AutoCloseable {
      * {@code PATH} was given.
      */
     public Builder runtimeEnvironment(RuntimeEnvironment environment) {
-      this.runtimeEnvironment = Objects.requireNonNull(environment, "environment");
+      this.runtimeEnvironment = Arguments.required("runtime environment", environment);
       return this;
     }
 
@@ -528,6 +531,12 @@ public final class Loopx implements AutoCloseable {
      * dropped; providers get the launcher's directory, then that PATH.
      */
     public Builder hostEnvironment(Map<String, String> environment) {
+      Arguments.required("host environment", environment)
+          .forEach(
+              (name, value) -> {
+                Arguments.required("host environment variable name", name);
+                Arguments.required("value of host environment variable `" + name + "`", value);
+              });
       this.hostEnvironment = Map.copyOf(environment);
       this.hostEnvironmentGiven = true;
       return this;
@@ -541,7 +550,7 @@ public final class Loopx implements AutoCloseable {
      * host environment either way.
      */
     public Builder providerEnvironment(ProviderEnvironment policy) {
-      this.providerEnvironment = Objects.requireNonNull(policy, "policy");
+      this.providerEnvironment = Arguments.required("provider environment", policy);
       return this;
     }
 
@@ -568,14 +577,17 @@ public final class Loopx implements AutoCloseable {
 
     /** Registers a manifest shipped with the host, installable by {@code id}. */
     public Builder bundledManifest(String id, byte[] toml) {
-      bundled.put(Objects.requireNonNull(id, "id"), toml.clone());
+      bundled.put(
+          Arguments.required("bundled manifest id", id),
+          Arguments.required("bundled manifest", toml).clone());
       return this;
     }
 
     /**
      * Builds the facade.
      *
-     * @throws IllegalStateException when neither a runtime root, a state file nor a store is set
+     * @throws io.loopx.api.InvalidValueException when neither a runtime root, a state file nor a
+     *     store is set
      */
     public Loopx build() {
       if (store.isPresent()) {
@@ -583,7 +595,11 @@ public final class Loopx implements AutoCloseable {
       }
       Path file =
           stateFile.orElseThrow(
-              () -> new IllegalStateException("set runtimeRoot, stateFile or activationStore"));
+              () ->
+                  new InvalidValueException(
+                      "activation state location",
+                      "unset",
+                      "set runtimeRoot, stateFile or activationStore"));
       return new Loopx(this, FileActivationStore.at(file), file.getFileSystem());
     }
   }

@@ -10,6 +10,7 @@ import io.loopx.runtime.Mode;
 import io.loopx.runtime.RuntimeEnvironment;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.process.LaunchRequestRecord;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.manifest.LoadedManifest;
@@ -180,7 +181,7 @@ class OnePathTest {
     ProcessLauncher os = OsProcessLauncher.create();
     return request -> {
       LaunchRequest moved =
-          new LaunchRequest(
+          new LaunchRequestRecord(
               request.argv(),
               request.environment(),
               Optional.of(directory.resolve("work")),

@@ -8,6 +8,7 @@ import io.loopx.api.provider.ProviderMain;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
+import io.loopx.runtime.internal.process.LaunchRequestRecord;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.worker.WorkerEvents;
 import io.loopx.runtime.internal.worker.Workers;
@@ -164,7 +165,7 @@ public final class ProviderLaunch {
   }
 
   private static LaunchRequest retimed(LaunchRequest request, Duration timeout) {
-    return new LaunchRequest(
+    return new LaunchRequestRecord(
         request.argv(),
         request.environment(),
         request.workingDirectory(),
@@ -172,7 +173,7 @@ public final class ProviderLaunch {
         timeout,
         request.stdoutLimit(),
         request.stderrLimit(),
-        request.executable(),
+        LaunchRequestRecord.stampOf(request),
         request.memoryLimit());
   }
 
@@ -305,13 +306,14 @@ public final class ProviderLaunch {
     if (keepStderr || result.stderr().length == 0) {
       return result;
     }
-    return new LaunchResult(
-        result.outcome(),
-        result.exitCode(),
-        result.startFailure(),
-        result.stdout(),
-        new byte[0],
-        result.duration());
+    return switch (result.outcome()) {
+      case NOT_STARTED -> result;
+      case EXITED ->
+          LaunchResult.exited(
+              result.exitCode().orElseThrow(), result.stdout(), new byte[0], result.duration());
+      default ->
+          LaunchResult.stopped(result.outcome(), result.stdout(), new byte[0], result.duration());
+    };
   }
 
   /**
