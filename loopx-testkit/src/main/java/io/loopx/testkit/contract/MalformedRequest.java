@@ -2,7 +2,7 @@ package io.loopx.testkit.contract;
 
 import io.loopx.api.json.StrictJson;
 import io.loopx.runtime.internal.conformance.EnvelopeMutations;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
@@ -88,11 +88,11 @@ public enum MalformedRequest {
         yield StrictJson.toCompactBytes(copy);
       }
       case OVERSIZE -> {
-        if (compact.length > RunRequest.MAX_BYTES) {
+        if (compact.length > RequestBody.MAX_BYTES) {
           throw new IllegalArgumentException(
-              "the valid request is already over the " + RunRequest.MAX_BYTES + "-byte limit");
+              "the valid request is already over the " + RequestBody.MAX_BYTES + "-byte limit");
         }
-        byte[] padded = Arrays.copyOf(compact, RunRequest.MAX_BYTES + 1);
+        byte[] padded = Arrays.copyOf(compact, RequestBody.MAX_BYTES + 1);
         Arrays.fill(padded, compact.length, padded.length, (byte) ' ');
         yield padded;
       }

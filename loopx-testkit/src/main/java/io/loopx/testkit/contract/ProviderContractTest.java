@@ -10,7 +10,7 @@ import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.runtime.internal.conformance.EnvelopeMutations;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.lifecycle.ActivationReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.process.LaunchOutcome;
@@ -192,7 +192,7 @@ public abstract class ProviderContractTest {
     byte[] request = StrictJson.toCompactBytes(validRequest());
     assertThat(request.length)
         .as("the valid request's size in bytes")
-        .isLessThanOrEqualTo(RunRequest.MAX_BYTES);
+        .isLessThanOrEqualTo(RequestBody.MAX_BYTES);
     h.install();
 
     ProviderOutcome outcome = h.send(request);
