@@ -12,7 +12,7 @@ import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.internal.run.ProviderOutcomeRecord;
+import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.internal.run.ProviderOutcomes;
 import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.internal.run.RunReceiptRecord;

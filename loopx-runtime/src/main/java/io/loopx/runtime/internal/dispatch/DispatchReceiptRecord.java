@@ -7,7 +7,7 @@ import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.dispatch.DispatchReceipt;
-import io.loopx.runtime.internal.run.ProviderOutcomeRecord;
+import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunStatus;

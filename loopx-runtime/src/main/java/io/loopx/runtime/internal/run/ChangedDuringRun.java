@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.run;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.run.RunFailure;
 import io.loopx.runtime.run.RunStatus;

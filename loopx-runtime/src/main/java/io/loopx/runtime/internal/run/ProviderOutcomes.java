@@ -6,6 +6,7 @@ import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.Mode;
+import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.internal.process.StderrTail;
 import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchOutcome;

@@ -5,6 +5,7 @@ import io.loopx.api.InvalidValueException;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Mode;
+import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunReceipt;

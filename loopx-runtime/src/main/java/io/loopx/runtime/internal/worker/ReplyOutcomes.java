@@ -1,7 +1,7 @@
 package io.loopx.runtime.internal.worker;
 
+import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.internal.process.StderrTail;
-import io.loopx.runtime.internal.run.ProviderOutcomeRecord;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunFailure;
 import io.loopx.runtime.run.RunStatus;

@@ -1,4 +1,4 @@
-package io.loopx.runtime.internal.run;
+package io.loopx.runtime.internal.outcome;
 
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunFailure;
