@@ -93,17 +93,10 @@ public final class CapabilityDispatch {
       Mode mode,
       CallDeadline deadline,
       boolean oneShot) {
-    for (int again = 0; ; again++) {
-      try {
-        return dispatchOnce(request, input, mode, deadline, oneShot);
-      } catch (ExecuteTimeCheck.RevisionMoved moved) {
-        // An upgrade or rollback committed after the resolution: resolved again, on the new
-        // generation (a queued worker request is served by the new revision's pool).
-        if (again >= ExecuteTimeCheck.RevisionMoved.RESOLVE_AGAIN) {
-          throw moved;
-        }
-      }
-    }
+    // An upgrade or rollback committed after the resolution: resolved again, on the new
+    // generation (a queued worker request is served by the new revision's pool).
+    return ExecuteTimeCheck.RevisionMoved.retried(
+        () -> dispatchOnce(request, input, mode, deadline, oneShot));
   }
 
   private DispatchReceipt dispatchOnce(

@@ -52,16 +52,9 @@ public final class StandaloneRun {
    */
   public RunReceipt run(
       ExtensionId id, RequestBody request, Mode mode, CallDeadline deadline, boolean oneShot) {
-    for (int again = 0; ; again++) {
-      try {
-        return runOnce(id, request, mode, deadline, oneShot);
-      } catch (ExecuteTimeCheck.RevisionMoved moved) {
-        // An upgrade or rollback committed after the state was read: the run starts again on it.
-        if (again >= ExecuteTimeCheck.RevisionMoved.RESOLVE_AGAIN) {
-          throw moved;
-        }
-      }
-    }
+    // An upgrade or rollback committed after the state was read: the run starts again on it.
+    return ExecuteTimeCheck.RevisionMoved.retried(
+        () -> runOnce(id, request, mode, deadline, oneShot));
   }
 
   private RunReceipt runOnce(
