@@ -8,11 +8,12 @@ import io.loopx.api.Permission;
 import io.loopx.api.internal.Arguments;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.registry.CapabilityRegistry;
-import io.loopx.runtime.dispatch.ActivationCheckReceipt;
+import io.loopx.runtime.dispatch.CheckReceipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.events.LoopxListener;
+import io.loopx.runtime.internal.call.CallInput;
 import io.loopx.runtime.internal.catalog.CatalogPublisher;
 import io.loopx.runtime.internal.dispatch.CapabilityDispatch;
 import io.loopx.runtime.internal.identity.Freshness;
@@ -25,7 +26,7 @@ import io.loopx.runtime.internal.observe.Observer;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.run.ProviderLaunch;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.internal.run.StandaloneRun;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.internal.state.IdentityCacheFile;
@@ -40,13 +41,13 @@ import io.loopx.runtime.lifecycle.UninstallReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.process.ProcessLauncher;
 import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileSystem;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -239,49 +240,25 @@ public final class Loopx implements AutoCloseable {
   // ---------------------------------------------------------------- standalone run
 
   /**
-   * Runs a standalone extension with a request read from {@code input} (docs/contract/run.md); a
-   * preview checks everything and starts nothing. The request is read and validated first (at most
-   * 1,000,000 bytes consumed), before any state is read. See {@link RunReceipt}.
+   * Runs a standalone extension (docs/contract/run.md); a preview checks everything and starts
+   * nothing. The request is read and validated first (at most 1,000,000 bytes consumed), before any
+   * state is read. Its deadline and one-shot option are {@link RunRequest}'s; interrupting the
+   * calling thread cancels a run ({@code cancelled}).
    *
    * @throws LoopxException {@code REQUEST_INVALID}; then (state errors aside) in this order {@code
    *     NOT_INSTALLED}, {@code EXTENSION_DISABLED}, {@code DOCTOR_STALE}, {@code RESOLUTION_FAILED}
    *     (not standalone), {@code PERMISSION_DENIED} (any declared permission). What the provider
    *     did is never an exception: it is the receipt's status.
    */
-  public RunReceipt run(ExtensionId id, InputStream input, Mode mode) {
+  @API(status = API.Status.STABLE, since = "1.0")
+  public RunReceipt run(RunRequest request, Mode mode) {
+    CallInput input = CallInput.from(request);
+    CallDeadline bound = deadline(input);
+    ExtensionId id = request.extensionId();
     return observer.run(
-        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.read(input), mode));
-  }
-
-  /** As {@link #run(ExtensionId, InputStream, Mode)}, with the request given as bytes. */
-  public RunReceipt run(ExtensionId id, byte[] input, Mode mode) {
-    return observer.run(
-        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.parse(input), mode));
-  }
-
-  /**
-   * As {@link #run(ExtensionId, InputStream, Mode)}, ended by {@code deadline} when it is shorter
-   * than the manifest's {@code timeout_seconds} (docs/contract/worker.md#deadline): counted from
-   * this call, the provider's effective timeout is the smaller of the two, and one that has not
-   * answered by then ends {@code provider_failed} / {@code timeout} with its tree killed (a worker:
-   * retired). Interrupting the calling thread cancels a run in the same way ({@code cancelled}),
-   * with or without a deadline.
-   *
-   * @throws InvalidValueException when {@code deadline} is not positive
-   */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  public RunReceipt run(ExtensionId id, InputStream input, Mode mode, Duration deadline) {
-    CallDeadline bound = deadline(deadline);
-    return observer.run(
-        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.read(input), mode, bound));
-  }
-
-  /** As {@link #run(ExtensionId, InputStream, Mode, Duration)}, with the request as bytes. */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  public RunReceipt run(ExtensionId id, byte[] input, Mode mode, Duration deadline) {
-    CallDeadline bound = deadline(deadline);
-    return observer.run(
-        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.parse(input), mode, bound));
+        id,
+        !mode.executes(),
+        () -> standaloneRun.run(id, read(input), mode, bound, input.isOneShot()));
   }
 
   // ---------------------------------------------------------------- capability dispatch
@@ -290,56 +267,29 @@ public final class Loopx implements AutoCloseable {
    * Dispatches an effectful capability request (docs/contract/dispatch.md): reads the request first
    * (the same input rules as {@link #run}), resolves exactly one ready implementation (or the named
    * one), checks the permission contract, asks the host's {@link DomainPolicy}, binds the execution
-   * envelope and, when executing, runs the provider. A caller can never supply an envelope.
+   * envelope and, when executing, runs the provider. A caller can never supply an envelope. With a
+   * deadline, a request still waiting for a worker slot at its end fails {@code provider_busy}.
    */
-  public DispatchReceipt dispatch(DispatchRequest request, InputStream input, Mode mode) {
-    return observer.dispatch(
-        request, !mode.executes(), () -> dispatch.dispatch(request, RunRequest.read(input), mode));
-  }
-
-  /** As {@link #dispatch(DispatchRequest, InputStream, Mode)}, with the request given as bytes. */
-  public DispatchReceipt dispatch(DispatchRequest request, byte[] input, Mode mode) {
-    return observer.dispatch(
-        request, !mode.executes(), () -> dispatch.dispatch(request, RunRequest.parse(input), mode));
-  }
-
-  /**
-   * As {@link #dispatch(DispatchRequest, InputStream, Mode)}, ended by {@code deadline} when it is
-   * shorter than the manifest's {@code timeout_seconds} (docs/contract/worker.md#deadline): counted
-   * from this call, the provider's effective timeout is the smaller of the two; a provider that has
-   * not answered by then ends {@code provider_failed} / {@code timeout} with its tree killed (a
-   * worker: retired), and a request still waiting for a worker slot then fails with {@code
-   * provider_busy}. Interrupting the calling thread cancels a dispatch in the same way ({@code
-   * cancelled}), with or without a deadline.
-   *
-   * @throws InvalidValueException when {@code deadline} is not positive
-   */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  public DispatchReceipt dispatch(
-      DispatchRequest request, InputStream input, Mode mode, Duration deadline) {
-    CallDeadline bound = deadline(deadline);
+  @API(status = API.Status.STABLE, since = "1.0")
+  public DispatchReceipt dispatch(DispatchRequest request, Mode mode) {
+    CallInput input = CallInput.from(request);
+    CallDeadline bound = deadline(input);
     return observer.dispatch(
         request,
         !mode.executes(),
-        () -> dispatch.dispatch(request, RunRequest.read(input), mode, bound));
+        () -> dispatch.dispatch(request, read(input), mode, bound, input.isOneShot()));
   }
 
-  /**
-   * As {@link #dispatch(DispatchRequest, InputStream, Mode, Duration)}, with the request given as
-   * bytes.
-   */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  public DispatchReceipt dispatch(
-      DispatchRequest request, byte[] input, Mode mode, Duration deadline) {
-    CallDeadline bound = deadline(deadline);
-    return observer.dispatch(
-        request,
-        !mode.executes(),
-        () -> dispatch.dispatch(request, RunRequest.parse(input), mode, bound));
+  private static CallDeadline deadline(CallInput input) {
+    return input.deadline().map(CallDeadline::after).orElseGet(CallDeadline::none);
   }
 
-  private static CallDeadline deadline(Duration deadline) {
-    return CallDeadline.after(Objects.requireNonNull(deadline, "deadline"));
+  /** Reads the caller's input as it is given: bytes are validated, a stream read (bounded). */
+  private static RequestBody read(CallInput input) {
+    Optional<byte[]> bytes = input.bytes();
+    return bytes.isPresent()
+        ? RequestBody.parse(bytes.get())
+        : RequestBody.read(input.stream().orElseThrow());
   }
 
   /**
@@ -347,8 +297,9 @@ public final class Loopx implements AutoCloseable {
    * permissions}: the extension is installed, enabled and doctor-fresh, and its active revision
    * declares them. Call it for every operation; disabling or upgrading affects the next check.
    */
-  public ActivationCheckReceipt activation(ExtensionId id, Set<Permission> permissions) {
-    return dispatch.activation(id, permissions);
+  @API(status = API.Status.STABLE, since = "1.0")
+  public CheckReceipt check(ExtensionId id, Set<Permission> permissions) {
+    return dispatch.check(id, permissions);
   }
 
   // ---------------------------------------------------------------- catalog

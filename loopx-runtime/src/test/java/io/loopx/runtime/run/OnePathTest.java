@@ -62,7 +62,7 @@ class OnePathTest {
     Loopx loopx = loopx(Map.of("PATH", path), Optional.empty(), inDirectory(tmp, seen));
 
     ExtensionId id = install(loopx);
-    RunReceipt receipt = loopx.run(id, utf8("{}"), Mode.EXECUTE);
+    RunReceipt receipt = loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     assertThat(receipt.outcome().providerResult().orElseThrow().get("exe").asText())
@@ -91,7 +91,7 @@ class OnePathTest {
             OsProcessLauncher.create());
 
     ExtensionId id = install(loopx);
-    RunReceipt receipt = loopx.run(id, utf8("{}"), Mode.EXECUTE);
+    RunReceipt receipt = loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     assertThat(receipt.outcome().providerResult().orElseThrow().get("exe").asText())
@@ -116,7 +116,7 @@ class OnePathTest {
     Loopx loopx = loopx(Map.of("HOME", "/home/h"), Optional.of(runtime), inDirectory(tmp, seen));
 
     ExtensionId id = install(loopx);
-    RunReceipt receipt = loopx.run(id, utf8("{}"), Mode.EXECUTE);
+    RunReceipt receipt = loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     assertThat(seen.get(seen.size() - 1).environment())

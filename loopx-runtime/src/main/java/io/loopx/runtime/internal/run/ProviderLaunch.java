@@ -112,13 +112,14 @@ public final class ProviderLaunch {
   /**
    * Runs a prepared call whose governance checks have passed: on a warm worker of (id, revision,
    * identity) when {@code spec} declares {@code [runtime.worker]}, the launcher is LoopX's own, no
-   * extra arguments are given and the workers are not closed; else {@code oneShot} is started and
-   * classified (docs/contract/worker.md). {@code check} is the execute-time check: it runs right
-   * before the one-shot launch, or right before a worker is started for the call and before its
-   * frame is written, ordered with lifecycle commits ({@link #ordered}); what it throws propagates
-   * and nothing runs. Either way the call ends by the smaller of the manifest timeout and the
-   * caller's {@code deadline}: a one-shot launch gets that as its timeout (a deadline already past
-   * starts nothing and ends {@code timeout}).
+   * extra arguments are given, the caller did not ask for one-shot ({@code forceOneShot}) and the
+   * workers are not closed; else {@code oneShot} is started and classified
+   * (docs/contract/worker.md). {@code check} is the execute-time check: it runs right before the
+   * one-shot launch, or right before a worker is started for the call and before its frame is
+   * written, ordered with lifecycle commits ({@link #ordered}); what it throws propagates and
+   * nothing runs. Either way the call ends by the smaller of the manifest timeout and the caller's
+   * {@code deadline}: a one-shot launch gets that as its timeout (a deadline already past starts
+   * nothing and ends {@code timeout}).
    */
   public Called call(
       RuntimeResolution.Resolved runtime,
@@ -128,8 +129,9 @@ public final class ProviderLaunch {
       Revision revision,
       LaunchRequest oneShot,
       CallDeadline deadline,
+      boolean forceOneShot,
       Runnable check) {
-    if (spec.worker().isPresent() && extraArgs.isEmpty() && workers.isPresent()) {
+    if (!forceOneShot && spec.worker().isPresent() && extraArgs.isEmpty() && workers.isPresent()) {
       LaunchRequest start = workerLaunch(runtime, spec, id, revision);
       Optional<Workers.Outcome> outcome =
           workers
