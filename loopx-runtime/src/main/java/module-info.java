@@ -26,6 +26,4 @@ module io.loopx.runtime {
   // The contract kit's one hook (ContractHook, EnvelopeMutations): docs/ARCHITECTURE.md.
   exports io.loopx.runtime.internal.conformance to
       io.loopx.testkit;
-  exports io.loopx.runtime.internal.state to
-      io.loopx.store.postgresql;
 }

@@ -39,8 +39,8 @@ import tools.jackson.databind.node.ObjectNode;
  * In-process dispatch of a trivial built-in capability ({@code bench-sum}: {@code {"a":2,"b":3}} →
  * {@code {"sum":5}}, see {@link SumProvider}).
  *
- * <p>{@code loopxDispatch}: {@link Loopx#dispatch(DispatchRequest, byte[], io.loopx.runtime.Mode)}
- * in execute mode, the governed path of docs/contract/dispatch.md: parse and validate the request
+ * <p>{@code loopxDispatch}: {@link Loopx#dispatch(DispatchRequest, io.loopx.runtime.Mode)} in
+ * execute mode, the governed path of docs/contract/dispatch.md: parse and validate the request
  * bytes, read the activation state (a runtime root with no state file: no extension installed) and
  * use the matching registry generation, resolve exactly one ready implementation, ask the host's
  * domain policy (allow all), bind the execution envelope (canonical digest of the request), call
@@ -126,8 +126,11 @@ public class DispatchBenchmark {
     scope.put("capability_id", CAPABILITY.value());
     scope.put("operation", "sum");
     dispatch =
-        new DispatchRequest(
-            CAPABILITY, PROTOCOL, ACTION, scope, PERMISSION, Optional.empty(), List.of());
+        DispatchRequest.builder(CAPABILITY, PROTOCOL, ACTION)
+            .scope(scope)
+            .permission(PERMISSION)
+            .input(requestBytes)
+            .build();
     request = StrictJson.parseObject(requestBytes);
     plugins = startedPf4j(dir);
     ObjectNode expected = baselineDirectCall();
@@ -151,7 +154,7 @@ public class DispatchBenchmark {
   /** LoopX: governed in-process dispatch of the built-in, from request bytes to receipt. */
   @Benchmark
   public DispatchReceipt loopxDispatch() {
-    return loopx.dispatch(dispatch, requestBytes, io.loopx.runtime.Mode.EXECUTE);
+    return loopx.dispatch(dispatch, io.loopx.runtime.Mode.EXECUTE);
   }
 
   /** Baseline: the provider logic called directly. */

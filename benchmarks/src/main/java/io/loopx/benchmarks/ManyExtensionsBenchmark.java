@@ -25,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -218,26 +217,21 @@ public class ManyExtensionsBenchmark {
     sumScope.put("capability_id", DispatchBenchmark.CAPABILITY.value());
     sumScope.put("operation", "sum");
     builtin =
-        new DispatchRequest(
-            DispatchBenchmark.CAPABILITY,
-            DispatchBenchmark.PROTOCOL,
-            DispatchBenchmark.ACTION,
-            sumScope,
-            DispatchBenchmark.PERMISSION,
-            Optional.empty(),
-            List.of());
+        DispatchRequest.builder(
+                DispatchBenchmark.CAPABILITY, DispatchBenchmark.PROTOCOL, DispatchBenchmark.ACTION)
+            .scope(sumScope)
+            .permission(DispatchBenchmark.PERMISSION)
+            .input(sumRequest)
+            .build();
     ObjectNode extScope = JsonNodeFactory.instance.objectNode();
     extScope.put("capability_id", EXT.value());
     extScope.put("operation", "call");
     extension =
-        new DispatchRequest(
-            EXT,
-            EXT_PROTOCOL,
-            ActionToken.of("bench.call"),
-            extScope,
-            READ,
-            Optional.empty(),
-            List.of());
+        DispatchRequest.builder(EXT, EXT_PROTOCOL, ActionToken.of("bench.call"))
+            .scope(extScope)
+            .permission(READ)
+            .input(extRequest)
+            .build();
     if (!builtinDispatch().ok()) {
       throw new IllegalStateException("built-in dispatch failed");
     }
@@ -255,13 +249,13 @@ public class ManyExtensionsBenchmark {
   /** Built-in dispatch (execute) with {@code installed} extensions of other capabilities. */
   @Benchmark
   public DispatchReceipt builtinDispatch() {
-    return loopx.dispatch(builtin, sumRequest, Mode.EXECUTE);
+    return loopx.dispatch(builtin, Mode.EXECUTE);
   }
 
   /** Extension dispatch (execute) of extension 0; with {@code installed=0}, the built-in one. */
   @Benchmark
   public DispatchReceipt extensionDispatch() {
-    return installed == 0 ? builtinDispatch() : loopx.dispatch(extension, extRequest, Mode.EXECUTE);
+    return installed == 0 ? builtinDispatch() : loopx.dispatch(extension, Mode.EXECUTE);
   }
 
   /** The full registry read, nothing changed. */

@@ -22,7 +22,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +39,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * same {@code java_main} provider ({@link BenchEchoProvider}, on {@code ProviderMain}) and the same
  * 1 KB request.
  *
- * <p>{@code loopxWarmWorkerDispatch}: {@link Loopx#dispatch(DispatchRequest, byte[],
+ * <p>{@code loopxWarmWorkerDispatch}: {@link Loopx#dispatch(DispatchRequest,
  * io.loopx.runtime.Mode)} in execute mode through the implemented capability {@code bench-echo}:
  * the governed path (resolution, permission contract, domain policy, envelope binding, the
  * execute-time check, the file comparison after the response, the receipt), answered by a warm
@@ -155,16 +154,13 @@ public class WorkerBenchmark {
     warm.install(LoadedManifest.load(pkg.resolve("extension.toml")), io.loopx.runtime.Mode.EXECUTE);
     oneShot = host(dir);
     oneShot.close(); // closed before its first call: every provider runs one-shot
-    dispatch =
-        new DispatchRequest(
-            CAPABILITY,
-            PROTOCOL,
-            BenchEchoProvider.ACTION,
-            BenchEchoProvider.scope(),
-            PERMISSION,
-            Optional.empty(),
-            List.of());
     request = request();
+    dispatch =
+        DispatchRequest.builder(CAPABILITY, PROTOCOL, BenchEchoProvider.ACTION)
+            .scope(BenchEchoProvider.scope())
+            .permission(PERMISSION)
+            .input(request)
+            .build();
     if (request.length != 1024) {
       throw new IllegalStateException("the request is " + request.length + " bytes, not 1024");
     }
@@ -207,13 +203,13 @@ public class WorkerBenchmark {
   /** LoopX: governed dispatch answered by a warm worker. */
   @Benchmark
   public DispatchReceipt loopxWarmWorkerDispatch() {
-    return warm.dispatch(dispatch, request, io.loopx.runtime.Mode.EXECUTE);
+    return warm.dispatch(dispatch, io.loopx.runtime.Mode.EXECUTE);
   }
 
   /** LoopX: the same governed dispatch, one-shot (a child JVM per call). */
   @Benchmark
   public DispatchReceipt baselineOneShotDispatch() {
-    return oneShot.dispatch(dispatch, request, io.loopx.runtime.Mode.EXECUTE);
+    return oneShot.dispatch(dispatch, io.loopx.runtime.Mode.EXECUTE);
   }
 
   /** Reference: a line round trip to a running Java process that re-serialises it. */

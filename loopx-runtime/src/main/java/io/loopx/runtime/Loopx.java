@@ -5,13 +5,15 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.LoopxException;
 import io.loopx.api.Permission;
+import io.loopx.api.internal.Arguments;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.registry.CapabilityRegistry;
-import io.loopx.runtime.dispatch.ActivationCheckReceipt;
+import io.loopx.runtime.dispatch.CheckReceipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.events.LoopxListener;
+import io.loopx.runtime.internal.call.CallInput;
 import io.loopx.runtime.internal.catalog.CatalogPublisher;
 import io.loopx.runtime.internal.dispatch.CapabilityDispatch;
 import io.loopx.runtime.internal.identity.Freshness;
@@ -24,7 +26,7 @@ import io.loopx.runtime.internal.observe.Observer;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.run.ProviderLaunch;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.internal.run.StandaloneRun;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.internal.state.IdentityCacheFile;
@@ -36,13 +38,13 @@ import io.loopx.runtime.lifecycle.ListReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.process.ProcessLauncher;
 import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileSystem;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -243,49 +245,25 @@ public final class Loopx implements AutoCloseable {
   // ---------------------------------------------------------------- standalone run
 
   /**
-   * Runs a standalone extension with a request read from {@code input} (docs/contract/run.md); a
-   * preview checks everything and starts nothing. The request is read and validated first (at most
-   * 1,000,000 bytes consumed), before any state is read. See {@link RunReceipt}.
+   * Runs a standalone extension (docs/contract/run.md); a preview checks everything and starts
+   * nothing. The request is read and validated first (at most 1,000,000 bytes consumed), before any
+   * state is read. Its deadline and one-shot option are {@link RunRequest}'s; interrupting the
+   * calling thread cancels a run ({@code cancelled}).
    *
    * @throws LoopxException {@code REQUEST_INVALID}; then (state errors aside) in this order {@code
    *     NOT_INSTALLED}, {@code EXTENSION_DISABLED}, {@code DOCTOR_STALE}, {@code RESOLUTION_FAILED}
    *     (not standalone), {@code PERMISSION_DENIED} (any declared permission). What the provider
    *     did is never an exception: it is the receipt's status.
    */
-  public RunReceipt run(ExtensionId id, InputStream input, Mode mode) {
+  @API(status = API.Status.STABLE, since = "1.0")
+  public RunReceipt run(RunRequest request, Mode mode) {
+    CallInput input = CallInput.from(request);
+    CallDeadline bound = deadline(input);
+    ExtensionId id = request.extensionId();
     return observer.run(
-        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.read(input), mode));
-  }
-
-  /** As {@link #run(ExtensionId, InputStream, Mode)}, with the request given as bytes. */
-  public RunReceipt run(ExtensionId id, byte[] input, Mode mode) {
-    return observer.run(
-        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.parse(input), mode));
-  }
-
-  /**
-   * As {@link #run(ExtensionId, InputStream, Mode)}, ended by {@code deadline} when it is shorter
-   * than the manifest's {@code timeout_seconds} (docs/contract/worker.md#deadline): counted from
-   * this call, the provider's effective timeout is the smaller of the two, and one that has not
-   * answered by then ends {@code provider_failed} / {@code timeout} with its tree killed (a worker:
-   * retired). Interrupting the calling thread cancels a run in the same way ({@code cancelled}),
-   * with or without a deadline.
-   *
-   * @throws InvalidValueException when {@code deadline} is not positive
-   */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  public RunReceipt run(ExtensionId id, InputStream input, Mode mode, Duration deadline) {
-    CallDeadline bound = deadline(deadline);
-    return observer.run(
-        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.read(input), mode, bound));
-  }
-
-  /** As {@link #run(ExtensionId, InputStream, Mode, Duration)}, with the request as bytes. */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  public RunReceipt run(ExtensionId id, byte[] input, Mode mode, Duration deadline) {
-    CallDeadline bound = deadline(deadline);
-    return observer.run(
-        id, !mode.executes(), () -> standaloneRun.run(id, RunRequest.parse(input), mode, bound));
+        id,
+        !mode.executes(),
+        () -> standaloneRun.run(id, read(input), mode, bound, input.isOneShot()));
   }
 
   // ---------------------------------------------------------------- capability dispatch
@@ -294,56 +272,29 @@ public final class Loopx implements AutoCloseable {
    * Dispatches an effectful capability request (docs/contract/dispatch.md): reads the request first
    * (the same input rules as {@link #run}), resolves exactly one ready implementation (or the named
    * one), checks the permission contract, asks the host's {@link DomainPolicy}, binds the execution
-   * envelope and, when executing, runs the provider. A caller can never supply an envelope.
+   * envelope and, when executing, runs the provider. A caller can never supply an envelope. With a
+   * deadline, a request still waiting for a worker slot at its end fails {@code provider_busy}.
    */
-  public DispatchReceipt dispatch(DispatchRequest request, InputStream input, Mode mode) {
-    return observer.dispatch(
-        request, !mode.executes(), () -> dispatch.dispatch(request, RunRequest.read(input), mode));
-  }
-
-  /** As {@link #dispatch(DispatchRequest, InputStream, Mode)}, with the request given as bytes. */
-  public DispatchReceipt dispatch(DispatchRequest request, byte[] input, Mode mode) {
-    return observer.dispatch(
-        request, !mode.executes(), () -> dispatch.dispatch(request, RunRequest.parse(input), mode));
-  }
-
-  /**
-   * As {@link #dispatch(DispatchRequest, InputStream, Mode)}, ended by {@code deadline} when it is
-   * shorter than the manifest's {@code timeout_seconds} (docs/contract/worker.md#deadline): counted
-   * from this call, the provider's effective timeout is the smaller of the two; a provider that has
-   * not answered by then ends {@code provider_failed} / {@code timeout} with its tree killed (a
-   * worker: retired), and a request still waiting for a worker slot then fails with {@code
-   * provider_busy}. Interrupting the calling thread cancels a dispatch in the same way ({@code
-   * cancelled}), with or without a deadline.
-   *
-   * @throws InvalidValueException when {@code deadline} is not positive
-   */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  public DispatchReceipt dispatch(
-      DispatchRequest request, InputStream input, Mode mode, Duration deadline) {
-    CallDeadline bound = deadline(deadline);
+  @API(status = API.Status.STABLE, since = "1.0")
+  public DispatchReceipt dispatch(DispatchRequest request, Mode mode) {
+    CallInput input = CallInput.from(request);
+    CallDeadline bound = deadline(input);
     return observer.dispatch(
         request,
         !mode.executes(),
-        () -> dispatch.dispatch(request, RunRequest.read(input), mode, bound));
+        () -> dispatch.dispatch(request, read(input), mode, bound, input.isOneShot()));
   }
 
-  /**
-   * As {@link #dispatch(DispatchRequest, InputStream, Mode, Duration)}, with the request given as
-   * bytes.
-   */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
-  public DispatchReceipt dispatch(
-      DispatchRequest request, byte[] input, Mode mode, Duration deadline) {
-    CallDeadline bound = deadline(deadline);
-    return observer.dispatch(
-        request,
-        !mode.executes(),
-        () -> dispatch.dispatch(request, RunRequest.parse(input), mode, bound));
+  private static CallDeadline deadline(CallInput input) {
+    return input.deadline().map(CallDeadline::after).orElseGet(CallDeadline::none);
   }
 
-  private static CallDeadline deadline(Duration deadline) {
-    return CallDeadline.after(Objects.requireNonNull(deadline, "deadline"));
+  /** Reads the caller's input as it is given: bytes are validated, a stream read (bounded). */
+  private static RequestBody read(CallInput input) {
+    Optional<byte[]> bytes = input.bytes();
+    return bytes.isPresent()
+        ? RequestBody.parse(bytes.get())
+        : RequestBody.read(input.stream().orElseThrow());
   }
 
   /**
@@ -351,8 +302,9 @@ public final class Loopx implements AutoCloseable {
    * permissions}: the extension is installed, enabled and doctor-fresh, and its active revision
    * declares them. Call it for every operation; disabling or upgrading affects the next check.
    */
-  public ActivationCheckReceipt activation(ExtensionId id, Set<Permission> permissions) {
-    return dispatch.activation(id, permissions);
+  @API(status = API.Status.STABLE, since = "1.0")
+  public CheckReceipt check(ExtensionId id, Set<Permission> permissions) {
+    return dispatch.check(id, permissions);
   }
 
   // ---------------------------------------------------------------- catalog
@@ -388,7 +340,8 @@ public final class Loopx implements AutoCloseable {
 
   /**
    * Builds a {@link Loopx}. Not thread-safe; {@link #build()} copies everything, so a builder may
-   * be reused.
+   * be reused. Every method refuses a bad argument (a missing one included) with {@link
+   * InvalidValueException}.
    */
   public static final class Builder {
     private Optional<ActivationStore> store = Optional.empty();
@@ -417,7 +370,7 @@ public final class Loopx implements AutoCloseable {
     @API(status = API.Status.EXPERIMENTAL, since = "0.2")
     public Builder listener(LoopxListener... listeners) {
       for (LoopxListener l : listeners) {
-        this.listeners.add(Objects.requireNonNull(l, "listener"));
+        this.listeners.add(Arguments.required("listener", l));
       }
       return this;
     }
@@ -430,32 +383,33 @@ public final class Loopx implements AutoCloseable {
 
     /** Uses {@code policy} to decide effectful dispatches (default: deny all). */
     public Builder domainPolicy(DomainPolicy policy) {
-      this.policy = Objects.requireNonNull(policy, "policy");
+      this.policy = Arguments.required("domain policy", policy);
       return this;
     }
 
     /** Keeps state at {@code <runtimeRoot>/extensions/state.json}. */
     public Builder runtimeRoot(Path runtimeRoot) {
+      Arguments.required("runtime root", runtimeRoot);
       return stateFile(runtimeRoot.resolve("extensions").resolve("state.json"));
     }
 
     /** Keeps state in {@code stateFile} (lock at {@code stateFile + ".lock"}). */
     public Builder stateFile(Path stateFile) {
-      this.stateFile = Optional.of(stateFile);
+      this.stateFile = Optional.of(Arguments.required("state file", stateFile));
       this.store = Optional.empty();
       return this;
     }
 
     /** Uses a host-provided activation store (for example a shared database). */
     public Builder activationStore(ActivationStore store) {
-      this.store = Optional.of(store);
+      this.store = Optional.of(Arguments.required("activation store", store));
       this.stateFile = Optional.empty();
       return this;
     }
 
     /** Adds a built-in contribution; contributions register in the order added. */
     public Builder builtin(BuiltinContribution contribution) {
-      builtins.add(Objects.requireNonNull(contribution, "contribution"));
+      builtins.add(Arguments.required("builtin contribution", contribution));
       return this;
     }
 
@@ -465,7 +419,7 @@ public final class Loopx implements AutoCloseable {
      * (docs/process.md).
      */
     public Builder processLauncher(ProcessLauncher launcher) {
-      this.launcher = Optional.of(Objects.requireNonNull(launcher, "launcher"));
+      this.launcher = Optional.of(Arguments.required("process launcher", launcher));
       return this;
     }
 
@@ -518,7 +472,7 @@ public final class Loopx implements AutoCloseable {
      * {@code PATH} was given.
      */
     public Builder runtimeEnvironment(RuntimeEnvironment environment) {
-      this.runtimeEnvironment = Objects.requireNonNull(environment, "environment");
+      this.runtimeEnvironment = Arguments.required("runtime environment", environment);
       return this;
     }
 
@@ -533,6 +487,12 @@ public final class Loopx implements AutoCloseable {
      * dropped; providers get the launcher's directory, then that PATH.
      */
     public Builder hostEnvironment(Map<String, String> environment) {
+      Arguments.required("host environment", environment)
+          .forEach(
+              (name, value) -> {
+                Arguments.required("host environment variable name", name);
+                Arguments.required("value of host environment variable `" + name + "`", value);
+              });
       this.hostEnvironment = Map.copyOf(environment);
       this.hostEnvironmentGiven = true;
       return this;
@@ -546,7 +506,7 @@ public final class Loopx implements AutoCloseable {
      * host environment either way.
      */
     public Builder providerEnvironment(ProviderEnvironment policy) {
-      this.providerEnvironment = Objects.requireNonNull(policy, "policy");
+      this.providerEnvironment = Arguments.required("provider environment", policy);
       return this;
     }
 
@@ -573,14 +533,17 @@ public final class Loopx implements AutoCloseable {
 
     /** Registers a manifest shipped with the host, installable by {@code id}. */
     public Builder bundledManifest(String id, byte[] toml) {
-      bundled.put(Objects.requireNonNull(id, "id"), toml.clone());
+      bundled.put(
+          Arguments.required("bundled manifest id", id),
+          Arguments.required("bundled manifest", toml).clone());
       return this;
     }
 
     /**
      * Builds the facade.
      *
-     * @throws IllegalStateException when neither a runtime root, a state file nor a store is set
+     * @throws io.loopx.api.InvalidValueException when neither a runtime root, a state file nor a
+     *     store is set
      */
     public Loopx build() {
       if (store.isPresent()) {
@@ -588,7 +551,11 @@ public final class Loopx implements AutoCloseable {
       }
       Path file =
           stateFile.orElseThrow(
-              () -> new IllegalStateException("set runtimeRoot, stateFile or activationStore"));
+              () ->
+                  new InvalidValueException(
+                      "activation state location",
+                      "unset",
+                      "set runtimeRoot, stateFile or activationStore"));
       return new Loopx(this, FileActivationStore.at(file), file.getFileSystem());
     }
   }

@@ -1,11 +1,11 @@
 package io.loopx.runtime;
 
 import io.loopx.api.InvalidValueException;
+import io.loopx.api.internal.Arguments;
 import io.loopx.runtime.internal.identity.HostCodePath;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Objects;
 import org.apiguardian.api.API;
 
 /**
@@ -26,13 +26,18 @@ import org.apiguardian.api.API;
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record RuntimeEnvironment(String searchPath, Path javaExecutable, List<Path> codePath) {
 
-  /** Validates that every path is absolute and copies the code path. */
+  /**
+   * Validates that every path is absolute and copies the code path.
+   *
+   * @throws InvalidValueException when a value is missing or a path is relative
+   */
   public RuntimeEnvironment {
-    Objects.requireNonNull(searchPath, "searchPath");
-    Objects.requireNonNull(javaExecutable, "javaExecutable");
+    Arguments.required("search path", searchPath);
+    requireAbsolute("java executable", Arguments.required("java executable", javaExecutable));
+    for (Path p : Arguments.required("code path", codePath)) {
+      requireAbsolute("code path entry", Arguments.required("code path entry", p));
+    }
     codePath = List.copyOf(codePath);
-    requireAbsolute("java executable", javaExecutable);
-    codePath.forEach(p -> requireAbsolute("code path entry", p));
   }
 
   /**

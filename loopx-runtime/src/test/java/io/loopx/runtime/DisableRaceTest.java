@@ -12,6 +12,7 @@ import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.internal.state.Reliability;
 import io.loopx.runtime.manifest.LoadedManifest;
+import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.EntryChange;
@@ -119,12 +120,12 @@ class DisableRaceTest {
         };
     Loopx host =
         Loopx.builder().activationStore(disablingAfterFirstRead).hostEnvironment(env()).build();
-    assertThat(host.run(SOLO, REQUEST, Mode.EXECUTE).ok()).isTrue();
+    assertThat(host.run(RunRequest.of(SOLO, REQUEST), Mode.EXECUTE).ok()).isTrue();
     assertThat(dir.resolve("ran")).exists();
     Files.delete(dir.resolve("ran"));
 
     armed.set(true);
-    assertThatThrownBy(() -> host.run(SOLO, REQUEST, Mode.EXECUTE))
+    assertThatThrownBy(() -> host.run(RunRequest.of(SOLO, REQUEST), Mode.EXECUTE))
         .isInstanceOfSatisfying(
             LoopxException.class,
             e -> assertThat(e.kind()).isEqualTo(ErrorKind.EXTENSION_DISABLED));
@@ -140,11 +141,11 @@ class DisableRaceTest {
     Loopx operator = fixture.loopx(new DispatchTest.Contract());
     fixture.install(operator, dir);
     Loopx host = fixture.loopx(new DispatchTest.Contract());
-    assertThat(host.activation(PROVIDER, Set.of(DispatchTest.READ)).ok()).isTrue();
+    assertThat(host.check(PROVIDER, Set.of(DispatchTest.READ)).ok()).isTrue();
 
     operator.disable(PROVIDER, Mode.EXECUTE);
 
-    assertThatThrownBy(() -> host.activation(PROVIDER, Set.of(DispatchTest.READ)))
+    assertThatThrownBy(() -> host.check(PROVIDER, Set.of(DispatchTest.READ)))
         .isInstanceOfSatisfying(
             LoopxException.class,
             e -> assertThat(e.kind()).isEqualTo(ErrorKind.EXTENSION_DISABLED));
@@ -152,7 +153,7 @@ class DisableRaceTest {
 
   private static CompletableFuture<DispatchReceipt> dispatchAsync(Loopx host) {
     return CompletableFuture.supplyAsync(
-        () -> host.dispatch(DispatchTest.request(), REQUEST, Mode.EXECUTE));
+        () -> host.dispatch(DispatchTest.request().input(REQUEST).build(), Mode.EXECUTE));
   }
 
   private static Map<String, String> env() {

@@ -81,12 +81,18 @@ class DispatchCandidatesTest {
     Path other = provider("other-provider", "demo-other", "demo_other_v0");
     loopx.install(LoadedManifest.load(recall.resolve("extension.toml")), Mode.EXECUTE);
     loopx.install(LoadedManifest.load(other.resolve("extension.toml")), Mode.EXECUTE);
-    assertThat(loopx.dispatch(DispatchTest.request(), DispatchTest.REQUEST, Mode.EXECUTE).ok())
+    assertThat(
+            loopx
+                .dispatch(DispatchTest.request().input(DispatchTest.REQUEST).build(), Mode.EXECUTE)
+                .ok())
         .isTrue();
 
     // Another capability's extension breaks: the dispatch is unaffected, the full read sees it.
     Files.writeString(other.resolve("bin/provider"), "#!/bin/sh\nexit 3\n");
-    assertThat(loopx.dispatch(DispatchTest.request(), DispatchTest.REQUEST, Mode.EXECUTE).ok())
+    assertThat(
+            loopx
+                .dispatch(DispatchTest.request().input(DispatchTest.REQUEST).build(), Mode.EXECUTE)
+                .ok())
         .isTrue();
     assertThat(
             loopx
@@ -106,15 +112,18 @@ class DispatchCandidatesTest {
         "#!/bin/sh\necho '{\"ok\":false}'\n",
         StandardCharsets.UTF_8);
     assertFails(
-        () -> loopx.dispatch(DispatchTest.request(), DispatchTest.REQUEST, Mode.EXECUTE),
+        () ->
+            loopx.dispatch(
+                DispatchTest.request().input(DispatchTest.REQUEST).build(), Mode.EXECUTE),
         ErrorKind.RESOLUTION_FAILED,
         "demo-recall");
     assertFails(
         () ->
             loopx.dispatch(
                 DispatchTest.request(
-                    Optional.of(ProviderId.of("demo-provider")), java.util.List.of()),
-                DispatchTest.REQUEST,
+                        Optional.of(ProviderId.of("demo-provider")), java.util.List.of())
+                    .input(DispatchTest.REQUEST)
+                    .build(),
                 Mode.EXECUTE),
         ErrorKind.DOCTOR_STALE,
         "demo-provider");

@@ -19,7 +19,7 @@ import io.loopx.api.manifest.ProvidedCapability;
 import io.loopx.api.manifest.Visibility;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.api.spi.RegistrationContext;
-import io.loopx.runtime.dispatch.ActivationCheckReceipt;
+import io.loopx.runtime.dispatch.CheckReceipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
@@ -134,11 +134,17 @@ class DispatchTest {
     return scope;
   }
 
-  static DispatchRequest request(Optional<ProviderId> named, List<String> extraArgs) {
-    return new DispatchRequest(CAP, PROTOCOL, ACTION, scope(), READ, named, extraArgs);
+  static DispatchRequest.Builder request(Optional<ProviderId> named, List<String> extraArgs) {
+    DispatchRequest.Builder b =
+        DispatchRequest.builder(CAP, PROTOCOL, ACTION)
+            .scope(scope())
+            .permission(READ)
+            .extraArgs(extraArgs);
+    named.ifPresent(b::providerId);
+    return b;
   }
 
-  static DispatchRequest request() {
+  static DispatchRequest.Builder request() {
     return request(Optional.empty(), List.of());
   }
 
@@ -159,7 +165,8 @@ class DispatchTest {
     install(loopx, dir);
 
     DispatchReceipt receipt =
-        loopx.dispatch(request(Optional.empty(), List.of("--verbose")), REQUEST, Mode.EXECUTE);
+        loopx.dispatch(
+            request(Optional.empty(), List.of("--verbose")).input(REQUEST).build(), Mode.EXECUTE);
 
     assertThat(receipt.ok()).isTrue();
     ObjectNode json = receipt.toJson();
@@ -184,7 +191,7 @@ class DispatchTest {
     Path dir = provider("demo-provider", "[\"demo.read\"]", "[\"demo.read\"]");
     install(loopx, dir);
 
-    DispatchReceipt receipt = loopx.dispatch(request(), REQUEST, Mode.PREVIEW);
+    DispatchReceipt receipt = loopx.dispatch(request().input(REQUEST).build(), Mode.PREVIEW);
 
     assertThat(receipt.toJson().get("status").asString()).isEqualTo("ready");
     assertThat(receipt.toJson().get("executed").asBoolean()).isFalse();
@@ -199,13 +206,14 @@ class DispatchTest {
     install(loopx, provider("beta", "[\"demo.read\"]", "[\"demo.read\"]"));
 
     assertFails(
-        () -> loopx.dispatch(request(), REQUEST, Mode.EXECUTE),
+        () -> loopx.dispatch(request().input(REQUEST).build(), Mode.EXECUTE),
         ErrorKind.RESOLUTION_FAILED,
         "multiple enabled, doctor-ready extensions implement demo-recall with protocol"
             + " demo_recall_v0: [alpha, beta]");
     DispatchReceipt named =
         loopx.dispatch(
-            request(Optional.of(ProviderId.of("beta")), List.of()), REQUEST, Mode.EXECUTE);
+            request(Optional.of(ProviderId.of("beta")), List.of()).input(REQUEST).build(),
+            Mode.EXECUTE);
     assertThat(named.providerId().value()).isEqualTo("beta");
     assertThat(Files.exists(tmp.resolve("alpha/stdin.json"))).isFalse();
   }
@@ -222,13 +230,14 @@ class DispatchTest {
         beta.resolve("bin/provider"), "\n# replaced\n", java.nio.file.StandardOpenOption.APPEND);
 
     assertFails(
-        () -> loopx.dispatch(request(), REQUEST, Mode.EXECUTE),
+        () -> loopx.dispatch(request().input(REQUEST).build(), Mode.EXECUTE),
         ErrorKind.RESOLUTION_FAILED,
         "no enabled, doctor-ready extension implements demo-recall with protocol demo_recall_v0");
     assertFails(
         () ->
             loopx.dispatch(
-                request(Optional.of(ProviderId.of("alpha")), List.of()), REQUEST, Mode.EXECUTE),
+                request(Optional.of(ProviderId.of("alpha")), List.of()).input(REQUEST).build(),
+                Mode.EXECUTE),
         ErrorKind.EXTENSION_DISABLED,
         "alpha");
     assertThat(Files.exists(alpha.resolve("stdin.json"))).isFalse();
@@ -241,7 +250,7 @@ class DispatchTest {
     install(loopx, provider("alpha", "[\"demo.write\"]", "[\"demo.write\"]"));
 
     assertFails(
-        () -> loopx.dispatch(request(), REQUEST, Mode.PREVIEW),
+        () -> loopx.dispatch(request().input(REQUEST).build(), Mode.PREVIEW),
         ErrorKind.PERMISSION_DENIED,
         "extension `alpha` does not declare permission `demo.read`");
 
@@ -249,7 +258,7 @@ class DispatchTest {
     Files.delete(tmp.resolve("root/extensions/state.json"));
     install(other, provider("beta", "[\"demo.read\"]", "[]"));
     assertFails(
-        () -> other.dispatch(request(), REQUEST, Mode.PREVIEW),
+        () -> other.dispatch(request().input(REQUEST).build(), Mode.PREVIEW),
         ErrorKind.PERMISSION_DENIED,
         "extension `beta` runtime does not require permission `demo.read`");
   }
@@ -262,7 +271,7 @@ class DispatchTest {
     policy = r -> DomainPolicy.Decision.deny("recall is paused");
 
     assertFails(
-        () -> loopx.dispatch(request(), REQUEST, Mode.EXECUTE),
+        () -> loopx.dispatch(request().input(REQUEST).build(), Mode.EXECUTE),
         ErrorKind.POLICY_DENIED,
         "recall is paused");
     assertThat(Files.exists(dir.resolve("stdin.json"))).isFalse();
@@ -279,7 +288,7 @@ class DispatchTest {
     install(loopx, provider("alpha", "[\"demo.read\"]", "[\"demo.read\"]"));
 
     assertFails(
-        () -> loopx.dispatch(request(), REQUEST, Mode.PREVIEW),
+        () -> loopx.dispatch(request().input(REQUEST).build(), Mode.PREVIEW),
         ErrorKind.POLICY_DENIED,
         "allows no effectful dispatch");
   }
@@ -291,7 +300,7 @@ class DispatchTest {
     byte[] forged = "{\"q\":\"x\",\"execution_envelope\":{}}".getBytes(UTF_8);
 
     assertFails(
-        () -> loopx.dispatch(request(), forged, Mode.EXECUTE),
+        () -> loopx.dispatch(request().input(forged).build(), Mode.EXECUTE),
         ErrorKind.REQUEST_INVALID,
         "execution_envelope");
     assertThat(policyCalls).isEmpty();
@@ -323,7 +332,7 @@ class DispatchTest {
         };
     Loopx loopx = loopx(builtin);
 
-    DispatchReceipt receipt = loopx.dispatch(request(), REQUEST, Mode.EXECUTE);
+    DispatchReceipt receipt = loopx.dispatch(request().input(REQUEST).build(), Mode.EXECUTE);
 
     assertThat(receipt.ok()).isTrue();
     assertThat(receipt.toJson().get("exit_code").isNull()).isTrue();
@@ -333,7 +342,7 @@ class DispatchTest {
         new EnvelopeVerifier.Expectation(
             ACTION, scope(), ExtensionId.of("loopx-core"), receipt.revision()));
     DispatchReceipt failed =
-        loopx.dispatch(request(), "{\"q\":\"fail\"}".getBytes(UTF_8), Mode.EXECUTE);
+        loopx.dispatch(request().input("{\"q\":\"fail\"}".getBytes(UTF_8)).build(), Mode.EXECUTE);
     assertThat(failed.toJson().get("status").asString()).isEqualTo("provider_failed");
     assertThat(policyCalls).hasSize(2);
   }
@@ -345,32 +354,32 @@ class DispatchTest {
     install(loopx, dir);
     ExtensionId alpha = ExtensionId.of("alpha");
 
-    ActivationCheckReceipt record = loopx.activation(alpha, Set.of(READ));
+    CheckReceipt record = loopx.check(alpha, Set.of(READ));
     assertThat(record.toJson().toString())
         .contains("\"schema_version\":\"loopx_extension_activation_v0\"")
         .contains("\"required_permissions\":[\"demo.read\"]")
         .contains("\"doctor_verified\":true");
     assertFails(
-        () -> loopx.activation(alpha, Set.of(Permission.of("demo.delete"))),
+        () -> loopx.check(alpha, Set.of(Permission.of("demo.delete"))),
         ErrorKind.PERMISSION_DENIED,
         "does not declare permission `demo.delete`");
 
     loopx.disable(alpha, Mode.EXECUTE);
-    assertFails(() -> loopx.activation(alpha, Set.of(READ)), ErrorKind.EXTENSION_DISABLED, "alpha");
+    assertFails(() -> loopx.check(alpha, Set.of(READ)), ErrorKind.EXTENSION_DISABLED, "alpha");
     loopx.enable(alpha, Mode.EXECUTE);
 
     String manifest = Files.readString(dir.resolve("extension.toml"));
     Files.writeString(dir.resolve("extension.toml"), manifest.replace("1.0.0", "2.0.0"));
     loopx.upgrade(LoadedManifest.load(dir.resolve("extension.toml")), Mode.EXECUTE);
-    ActivationCheckReceipt upgraded = loopx.activation(alpha, Set.of(READ));
+    CheckReceipt upgraded = loopx.check(alpha, Set.of(READ));
     assertThat(upgraded.providerVersion()).isEqualTo("2.0.0");
     assertThat(upgraded.revision()).isNotEqualTo(record.revision());
 
     Files.writeString(
         dir.resolve("bin/provider"), "\n# replaced\n", java.nio.file.StandardOpenOption.APPEND);
-    assertFails(() -> loopx.activation(alpha, Set.of(READ)), ErrorKind.DOCTOR_STALE, "stale");
+    assertFails(() -> loopx.check(alpha, Set.of(READ)), ErrorKind.DOCTOR_STALE, "stale");
     assertFails(
-        () -> loopx.activation(ExtensionId.of("nope"), Set.of()),
+        () -> loopx.check(ExtensionId.of("nope"), Set.of()),
         ErrorKind.NOT_INSTALLED,
         "extension `nope` is not installed");
   }
@@ -413,10 +422,15 @@ class DispatchTest {
     install(loopx, dir);
 
     for (int i = 1; i < updateAt; i++) {
-      assertThat(loopx.dispatch(request(), REQUEST, Mode.EXECUTE).toJson().get("status").asString())
+      assertThat(
+              loopx
+                  .dispatch(request().input(REQUEST).build(), Mode.EXECUTE)
+                  .toJson()
+                  .get("status")
+                  .asString())
           .isEqualTo("succeeded");
     }
-    DispatchReceipt raced = loopx.dispatch(request(), REQUEST, Mode.EXECUTE);
+    DispatchReceipt raced = loopx.dispatch(request().input(REQUEST).build(), Mode.EXECUTE);
 
     ObjectNode json = raced.toJson();
     assertThat(json.get("status").asString()).isEqualTo("provider_failed");
@@ -425,7 +439,7 @@ class DispatchTest {
     assertThat(loopx.state().installed(ExtensionId.of("demo-provider")).doctorVerifiedIdentities())
         .isEmpty();
     assertFails(
-        () -> loopx.dispatch(request(), REQUEST, Mode.EXECUTE),
+        () -> loopx.dispatch(request().input(REQUEST).build(), Mode.EXECUTE),
         ErrorKind.RESOLUTION_FAILED,
         "no enabled, doctor-ready extension implements");
   }

@@ -15,6 +15,7 @@ import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.run.RunRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -139,7 +140,8 @@ class JavaClassPathTest {
     assertThat(loopx.state().get(ID).orElseThrow().active().entrypointPath())
         .contains(pkg.toAbsolutePath().toString());
 
-    RunReceipt run = loopx.run(ID, "{\"n\":1}".getBytes(StandardCharsets.UTF_8), Mode.EXECUTE);
+    RunReceipt run =
+        loopx.run(RunRequest.of(ID, "{\"n\":1}".getBytes(StandardCharsets.UTF_8)), Mode.EXECUTE);
 
     assertThat(run.ok()).as("%s", run.toJson()).isTrue();
     JsonNode result = run.outcome().providerResult().orElseThrow();
@@ -217,7 +219,8 @@ class JavaClassPathTest {
     LoopxException refused =
         catchThrowableOfType(
             LoopxException.class,
-            () -> loopx.run(ID, "{}".getBytes(StandardCharsets.UTF_8), Mode.EXECUTE));
+            () ->
+                loopx.run(RunRequest.of(ID, "{}".getBytes(StandardCharsets.UTF_8)), Mode.EXECUTE));
 
     assertThat(refused.kind()).isEqualTo(ErrorKind.DOCTOR_STALE);
     assertThat(loopx.doctor(ID, Mode.PREVIEW).status()).isNotEqualTo(DoctorStatus.READY);

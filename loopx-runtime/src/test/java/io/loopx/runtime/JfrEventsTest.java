@@ -9,6 +9,7 @@ import io.loopx.runtime.events.LoopxEvent;
 import io.loopx.runtime.events.WorkerEvent;
 import io.loopx.runtime.events.WorkerEvent.Reason;
 import io.loopx.runtime.manifest.LoadedManifest;
+import io.loopx.runtime.run.RunRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -57,9 +58,9 @@ class JfrEventsTest {
       NAMES.forEach(n -> recording.enable(n).withoutThreshold());
       recording.start();
       revision = installed(loopx, dir);
-      loopx.dispatch(DispatchTest.request(), request, Mode.EXECUTE);
+      loopx.dispatch(DispatchTest.request().input(request).build(), Mode.EXECUTE);
       loopx.install(LoadedManifest.load(soloDir.resolve("extension.toml")), Mode.EXECUTE);
-      loopx.run(ExtensionId.of("solo"), request, Mode.EXECUTE);
+      loopx.run(RunRequest.of(ExtensionId.of("solo"), request), Mode.EXECUTE);
       recording.stop();
       recording.dump(file);
     }
@@ -118,9 +119,12 @@ class JfrEventsTest {
       revision =
           loopx.install(WorkerFixture.load(dir), Mode.EXECUTE).revision().orElseThrow().value();
       byte[] request = WorkerFixture.request("a", "");
-      recycled = WorkerFixture.pid(loopx.dispatch(DispatchTest.request(), request, Mode.EXECUTE));
+      recycled =
+          WorkerFixture.pid(
+              loopx.dispatch(DispatchTest.request().input(request).build(), Mode.EXECUTE));
       WorkerFixture.mode(dir, "exit");
-      loopx.dispatch(DispatchTest.request(), WorkerFixture.request("b", ""), Mode.EXECUTE);
+      loopx.dispatch(
+          DispatchTest.request().input(WorkerFixture.request("b", "")).build(), Mode.EXECUTE);
       // The listener hears each end after its JFR event was committed.
       assertThat(
               WorkerFixture.eventually(

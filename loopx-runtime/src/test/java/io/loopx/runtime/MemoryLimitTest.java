@@ -79,7 +79,7 @@ class MemoryLimitTest {
   }
 
   private static DispatchReceipt dispatch(Loopx loopx, String tag, String extra) {
-    return loopx.dispatch(DispatchTest.request(), request(tag, extra), Mode.EXECUTE);
+    return loopx.dispatch(DispatchTest.request().input(request(tag, extra)).build(), Mode.EXECUTE);
   }
 
   private static void assertMemoryLimit(DispatchReceipt receipt, long limit) {

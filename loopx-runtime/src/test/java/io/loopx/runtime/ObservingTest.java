@@ -23,6 +23,7 @@ import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.manifest.LoadedManifest;
+import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.run.RunStatus;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
@@ -444,13 +445,14 @@ class ObservingTest {
     byte[] secret =
         "{\"schema_version\":\"demo_request_v0\",\"q\":\"s3cret-body\"}".getBytes(UTF_8);
 
-    var receipt = host.dispatch(DispatchTest.request(), secret, Mode.EXECUTE);
-    host.dispatch(DispatchTest.request(), secret, Mode.PREVIEW);
+    var receipt = host.dispatch(DispatchTest.request().input(secret).build(), Mode.EXECUTE);
+    host.dispatch(DispatchTest.request().input(secret).build(), Mode.PREVIEW);
     assertThatThrownBy(
             () ->
                 host.dispatch(
-                    DispatchTest.request(Optional.of(ProviderId.of("ghost")), List.of()),
-                    secret,
+                    DispatchTest.request(Optional.of(ProviderId.of("ghost")), List.of())
+                        .input(secret)
+                        .build(),
                     Mode.EXECUTE))
         .isInstanceOf(LoopxException.class);
 
@@ -477,8 +479,8 @@ class ObservingTest {
 
     Path solo = soloPackage();
     host.install(LoadedManifest.load(solo.resolve("extension.toml")), Mode.EXECUTE);
-    var run = host.run(ExtensionId.of("solo"), secret, Mode.EXECUTE);
-    assertThatThrownBy(() -> host.run(ExtensionId.of("ghost"), secret, Mode.EXECUTE))
+    var run = host.run(RunRequest.of(ExtensionId.of("solo"), secret), Mode.EXECUTE);
+    assertThatThrownBy(() -> host.run(RunRequest.of(ExtensionId.of("ghost"), secret), Mode.EXECUTE))
         .isInstanceOf(LoopxException.class);
     List<CallCompleted> runs = calls("run");
     assertThat(runs).hasSize(2);
@@ -519,7 +521,7 @@ class ObservingTest {
         }) {
       Path pkg = soloPackage(c[0], c[1]);
       loopx.install(LoadedManifest.load(pkg.resolve("extension.toml")), Mode.EXECUTE);
-      loopx.run(ExtensionId.of(c[0]), input, Mode.EXECUTE);
+      loopx.run(RunRequest.of(ExtensionId.of(c[0]), input), Mode.EXECUTE);
     }
     List<CallCompleted> runs = calls("run");
     assertThat(runs)

@@ -47,7 +47,9 @@ class PermissionWarningTest {
 
     // What the warning predicts: the permission contract refuses every dispatch.
     DispatchTest.assertFails(
-        () -> loopx.dispatch(DispatchTest.request(), DispatchTest.REQUEST, Mode.EXECUTE),
+        () ->
+            loopx.dispatch(
+                DispatchTest.request().input(DispatchTest.REQUEST).build(), Mode.EXECUTE),
         ErrorKind.PERMISSION_DENIED,
         "extension `beta` runtime does not require permission `demo.read`");
     assertThat(Files.exists(beta.resolve("stdin.json"))).isFalse();
@@ -63,7 +65,10 @@ class PermissionWarningTest {
     assertThat(upgraded.warnings()).isEmpty();
     assertThat(upgraded.toJson().get("warnings").isArray()).isTrue();
     assertThat(upgraded.toJson().get("warnings").isEmpty()).isTrue();
-    assertThat(loopx.dispatch(DispatchTest.request(), DispatchTest.REQUEST, Mode.EXECUTE).ok())
+    assertThat(
+            loopx
+                .dispatch(DispatchTest.request().input(DispatchTest.REQUEST).build(), Mode.EXECUTE)
+                .ok())
         .isTrue();
   }
 

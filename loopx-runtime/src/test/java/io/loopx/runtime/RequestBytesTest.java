@@ -24,9 +24,10 @@ import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.envelope.EnvelopeBinder;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.run.RunRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -155,8 +156,8 @@ class RequestBytesTest {
     return scope;
   }
 
-  static DispatchRequest dispatchRequest() {
-    return new DispatchRequest(CAP, PROTOCOL, ACTION, scope(), READ, Optional.empty(), List.of());
+  static DispatchRequest.Builder dispatchRequest() {
+    return DispatchRequest.builder(CAP, PROTOCOL, ACTION).scope(scope()).permission(READ);
   }
 
   /** {@code {"pad":"xx…x"}} with {@code k} x's: 10 + k bytes. */
@@ -210,7 +211,7 @@ class RequestBytesTest {
 
   @Test
   void theHostCapIsTheProviderCap() {
-    assertThat(RunRequest.MAX_BYTES).isEqualTo(ProviderMain.MAX_REQUEST_BYTES).isEqualTo(LIMIT);
+    assertThat(RequestBody.MAX_BYTES).isEqualTo(ProviderMain.MAX_REQUEST_BYTES).isEqualTo(LIMIT);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -226,7 +227,8 @@ class RequestBytesTest {
     int k = LIMIT - boundSize(id, revision, padded(0));
     assertThat(boundSize(id, revision, padded(k))).isEqualTo(LIMIT);
 
-    DispatchReceipt receipt = loopx.dispatch(dispatchRequest(), padded(k), Mode.EXECUTE);
+    DispatchReceipt receipt =
+        loopx.dispatch(dispatchRequest().input(padded(k)).build(), Mode.EXECUTE);
 
     assertThat(receipt.toJson().get("status").asString()).isEqualTo("succeeded");
     byte[] received = Files.readAllBytes(dir.resolve("stdin.json"));
@@ -238,7 +240,7 @@ class RequestBytesTest {
     reset(dir);
     for (Mode mode : Mode.values()) {
       assertRefused(
-          () -> loopx.dispatch(dispatchRequest(), padded(k + 1), mode),
+          () -> loopx.dispatch(dispatchRequest().input(padded(k + 1)).build(), mode),
           TOO_LARGE + ": 1000001 bytes",
           dir);
     }
@@ -252,7 +254,8 @@ class RequestBytesTest {
     assertThat(request).hasSize(999_900);
 
     for (Mode mode : Mode.values()) {
-      assertRefused(() -> loopx.dispatch(dispatchRequest(), request, mode), TOO_LARGE, dir);
+      assertRefused(
+          () -> loopx.dispatch(dispatchRequest().input(request).build(), mode), TOO_LARGE, dir);
     }
   }
 
@@ -270,17 +273,20 @@ class RequestBytesTest {
     assertThat(StrictJson.toCompactBytes(StrictJson.parseObject(request))).hasSize(1_249_997);
 
     assertRefused(
-        () -> loopx.dispatch(dispatchRequest(), request, Mode.EXECUTE), TOO_LARGE + ": 125", dir);
+        () -> loopx.dispatch(dispatchRequest().input(request).build(), Mode.EXECUTE),
+        TOO_LARGE + ": 125",
+        dir);
   }
 
   @Test
   void aBuiltinProviderIsHeldToTheSameCap() {
     Contract contract = new Contract(true);
     Loopx loopx = loopx(contract);
-    loopx.dispatch(dispatchRequest(), padded(10), Mode.EXECUTE);
+    loopx.dispatch(dispatchRequest().input(padded(10)).build(), Mode.EXECUTE);
     assertThat(contract.calls).hasValue(1);
 
-    assertThatThrownBy(() -> loopx.dispatch(dispatchRequest(), padded(999_890), Mode.EXECUTE))
+    assertThatThrownBy(
+            () -> loopx.dispatch(dispatchRequest().input(padded(999_890)).build(), Mode.EXECUTE))
         .isInstanceOfSatisfying(
             LoopxException.class,
             e -> {
@@ -303,14 +309,15 @@ class RequestBytesTest {
       byte[] request = ("{\"q\":{\"n\":[" + literal + "]}}").getBytes(UTF_8);
       for (Mode mode : Mode.values()) {
         assertRefused(
-            () -> loopx.dispatch(dispatchRequest(), request, mode),
+            () -> loopx.dispatch(dispatchRequest().input(request).build(), mode),
             "request number " + new java.math.BigDecimal(literal) + " at `/q/n/0`",
             dir);
       }
     }
 
     byte[] request = "{\"a\":0.1,\"b\":1e5,\"c\":1.50}".getBytes(UTF_8);
-    assertThat(loopx.dispatch(dispatchRequest(), request, Mode.EXECUTE).ok()).isTrue();
+    assertThat(loopx.dispatch(dispatchRequest().input(request).build(), Mode.EXECUTE).ok())
+        .isTrue();
     assertThat(Files.readString(dir.resolve("stdin.json")))
         .startsWith("{\"a\":0.1,\"b\":1E+5,\"c\":1.50,\"execution_envelope\":{");
   }
@@ -324,13 +331,13 @@ class RequestBytesTest {
     Path dir = install(loopx, "demo-run", false);
     ExtensionId id = ExtensionId.of("demo-run");
 
-    RunReceipt receipt = loopx.run(id, padded(LIMIT - 10), Mode.EXECUTE);
+    RunReceipt receipt = loopx.run(RunRequest.of(id, padded(LIMIT - 10)), Mode.EXECUTE);
     assertThat(receipt.toJson().get("status").asString()).isEqualTo("succeeded");
     assertThat(Files.readAllBytes(dir.resolve("stdin.json"))).isEqualTo(padded(LIMIT - 10));
 
     reset(dir);
     assertRefused(
-        () -> loopx.run(id, padded(LIMIT - 9), Mode.EXECUTE),
+        () -> loopx.run(RunRequest.of(id, padded(LIMIT - 9)), Mode.EXECUTE),
         "request exceeds the 1000000-byte limit",
         dir);
   }
@@ -344,7 +351,7 @@ class RequestBytesTest {
 
     byte[] atLimit = exponents(n, LIMIT);
     assertThat(atLimit.length).isLessThan(LIMIT - n + 1);
-    assertThat(loopx.run(id, atLimit, Mode.EXECUTE).ok()).isTrue();
+    assertThat(loopx.run(RunRequest.of(id, atLimit), Mode.EXECUTE).ok()).isTrue();
     assertThat(Files.readAllBytes(dir.resolve("stdin.json"))).hasSize(LIMIT);
 
     reset(dir);
@@ -353,10 +360,13 @@ class RequestBytesTest {
     String message =
         "request exceeds the 1000000-byte limit once re-serialised for the provider: 1000001 bytes";
     for (Mode mode : Mode.values()) {
-      assertRefused(() -> loopx.run(id, over, mode), message, dir);
+      assertRefused(() -> loopx.run(RunRequest.of(id, over), mode), message, dir);
     }
     // Before any state is read: an extension that is not installed gets the same refusal.
-    assertRefused(() -> loopx.run(ExtensionId.of("not-there"), over, Mode.EXECUTE), message, dir);
+    assertRefused(
+        () -> loopx.run(RunRequest.of(ExtensionId.of("not-there"), over), Mode.EXECUTE),
+        message,
+        dir);
   }
 
   @Test
@@ -365,7 +375,8 @@ class RequestBytesTest {
     Path dir = install(loopx, "demo-run", false);
 
     byte[] request = "{\"n\":9007199254740993.0}".getBytes(UTF_8);
-    assertThat(loopx.run(ExtensionId.of("demo-run"), request, Mode.EXECUTE).ok()).isTrue();
+    assertThat(loopx.run(RunRequest.of(ExtensionId.of("demo-run"), request), Mode.EXECUTE).ok())
+        .isTrue();
     assertThat(Files.readAllBytes(dir.resolve("stdin.json"))).isEqualTo(request);
   }
 }

@@ -54,7 +54,7 @@ class UninstallRaceTest {
     fixture.policy = latch;
     CompletableFuture<DispatchReceipt> call =
         CompletableFuture.supplyAsync(
-            () -> host.dispatch(DispatchTest.request(), REQUEST, Mode.EXECUTE));
+            () -> host.dispatch(DispatchTest.request().input(REQUEST).build(), Mode.EXECUTE));
     latch.awaitEntered();
     operator.disable(PROVIDER, Mode.EXECUTE);
     assertThat(operator.uninstall(PROVIDER, Mode.EXECUTE).changed()).isTrue();
@@ -82,7 +82,7 @@ class UninstallRaceTest {
           CompletableFuture.supplyAsync(
               () -> {
                 await(start);
-                return host.dispatch(DispatchTest.request(), REQUEST, Mode.EXECUTE);
+                return host.dispatch(DispatchTest.request().input(REQUEST).build(), Mode.EXECUTE);
               });
       await(start);
       operator.disable(PROVIDER, Mode.EXECUTE);

@@ -10,6 +10,7 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.run.RunFailure;
+import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.run.RunStatus;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -125,7 +126,9 @@ class WorkerDeadlineTest {
     Loopx loopx = oneShotSleeper();
     long start = System.nanoTime();
     DispatchReceipt receipt =
-        loopx.dispatch(DispatchTest.request(), request("a", ""), Mode.EXECUTE, DEADLINE);
+        loopx.dispatch(
+            DispatchTest.request().input(request("a", "")).deadline(DEADLINE).build(),
+            Mode.EXECUTE);
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     assertFailed(receipt, RunFailure.TIMEOUT);
     // The manifest allows 30 s; the deadline, the 1 s termination grace and slack are far less.
@@ -142,23 +145,32 @@ class WorkerDeadlineTest {
     DispatchReceipt receipt =
         interruptedWhen(
             () -> Files.exists(dir.resolve("leader")),
-            () -> loopx.dispatch(DispatchTest.request(), request("a", ""), Mode.EXECUTE));
+            () ->
+                loopx.dispatch(
+                    DispatchTest.request().input(request("a", "")).build(), Mode.EXECUTE));
     assertFailed(receipt, RunFailure.CANCELLED);
     assertThat(gone(marker("leader"))).isTrue();
     assertThat(gone(marker("child"))).isTrue();
     // The checks after the run still worked on the interrupted thread: the proof stands.
-    assertThat(loopx.activation(WorkerFixture.ID, java.util.Set.of()).extensionId())
+    assertThat(loopx.check(WorkerFixture.ID, java.util.Set.of()).extensionId())
         .isEqualTo(WorkerFixture.ID);
   }
 
   @Test
   void aWorkerRequestPastItsDeadlineEndsTimeoutAndTheWorkerIsRetiredWithItsTree() throws Exception {
     Loopx loopx = worker();
-    long worker = pid(loopx.dispatch(DispatchTest.request(), request("warm", ""), Mode.EXECUTE));
+    long worker =
+        pid(
+            loopx.dispatch(
+                DispatchTest.request().input(request("warm", "")).build(), Mode.EXECUTE));
     long start = System.nanoTime();
     DispatchReceipt receipt =
         loopx.dispatch(
-            DispatchTest.request(), request("late", ",\"spawn\":true"), Mode.EXECUTE, DEADLINE);
+            DispatchTest.request()
+                .input(request("late", ",\"spawn\":true"))
+                .deadline(DEADLINE)
+                .build(),
+            Mode.EXECUTE);
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     assertFailed(receipt, RunFailure.TIMEOUT);
     assertThat(took).isLessThan(Duration.ofSeconds(10));
@@ -171,7 +183,9 @@ class WorkerDeadlineTest {
     }
     // The next request gets a new worker.
     DispatchReceipt next =
-        loopx.dispatch(DispatchTest.request(), request("next", ""), Mode.EXECUTE, SAFETY);
+        loopx.dispatch(
+            DispatchTest.request().input(request("next", "")).deadline(SAFETY).build(),
+            Mode.EXECUTE);
     assertThat(next.ok()).as(next.toString()).isTrue();
     assertThat(pid(next)).isNotEqualTo(worker);
   }
@@ -179,15 +193,19 @@ class WorkerDeadlineTest {
   @Test
   void anInterruptedWorkerRequestEndsCancelledAndTheWorkerIsRetiredWithItsTree() throws Exception {
     Loopx loopx = worker();
-    long worker = pid(loopx.dispatch(DispatchTest.request(), request("warm", ""), Mode.EXECUTE));
+    long worker =
+        pid(
+            loopx.dispatch(
+                DispatchTest.request().input(request("warm", "")).build(), Mode.EXECUTE));
     DispatchReceipt receipt =
         interruptedWhen(
             () -> Files.exists(dir.resolve("seen/victim.child")),
             () ->
                 loopx.dispatch(
-                    DispatchTest.request(), request("victim", ",\"spawn\":true"), Mode.EXECUTE));
+                    DispatchTest.request().input(request("victim", ",\"spawn\":true")).build(),
+                    Mode.EXECUTE));
     assertFailed(receipt, RunFailure.CANCELLED);
-    assertThat(loopx.activation(WorkerFixture.ID, java.util.Set.of()).extensionId())
+    assertThat(loopx.check(WorkerFixture.ID, java.util.Set.of()).extensionId())
         .isEqualTo(WorkerFixture.ID);
     long child = marker("seen/victim.child");
     assertThat(gone(worker)).isTrue();
@@ -219,10 +237,9 @@ class WorkerDeadlineTest {
       long start = System.nanoTime();
       io.loopx.runtime.run.RunReceipt receipt =
           loopx.run(
-              WorkerFixture.ID,
-              request(tag, ",\"sleep\":true,\"hang\":true"),
-              Mode.EXECUTE,
-              DEADLINE);
+              RunRequest.of(WorkerFixture.ID, request(tag, ",\"sleep\":true,\"hang\":true"))
+                  .withDeadline(DEADLINE),
+              Mode.EXECUTE);
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
       assertThat(receipt.outcome().status())
           .as(receipt.toString())
@@ -240,13 +257,17 @@ class WorkerDeadlineTest {
     assertThatThrownBy(
             () ->
                 loopx.dispatch(
-                    DispatchTest.request(), request("a", ""), Mode.EXECUTE, Duration.ZERO))
+                    DispatchTest.request().input(request("a", "")).deadline(Duration.ZERO).build(),
+                    Mode.EXECUTE))
         .isInstanceOfSatisfying(
             LoopxException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_VALUE))
         .hasMessage("invalid deadline `PT0S`: must be positive");
     assertThatThrownBy(
             () ->
-                loopx.run(WorkerFixture.ID, request("a", ""), Mode.EXECUTE, Duration.ofSeconds(-1)))
+                loopx.run(
+                    RunRequest.of(WorkerFixture.ID, request("a", ""))
+                        .withDeadline(Duration.ofSeconds(-1)),
+                    Mode.EXECUTE))
         .hasMessage("invalid deadline `PT-1S`: must be positive");
   }
 }

@@ -60,7 +60,7 @@ class WorkerDispatchTest {
   }
 
   private static DispatchReceipt dispatch(Loopx loopx, byte[] request) {
-    return loopx.dispatch(DispatchTest.request(), request, Mode.EXECUTE);
+    return loopx.dispatch(DispatchTest.request().input(request).build(), Mode.EXECUTE);
   }
 
   private static void assertFailed(DispatchReceipt receipt, RunStatus status, RunFailure failure) {

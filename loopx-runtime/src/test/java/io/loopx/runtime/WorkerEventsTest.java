@@ -93,7 +93,7 @@ class WorkerEventsTest {
   }
 
   private static DispatchReceipt dispatch(Loopx loopx, String tag) {
-    return loopx.dispatch(DispatchTest.request(), request(tag, ""), Mode.EXECUTE);
+    return loopx.dispatch(DispatchTest.request().input(request(tag, "")).build(), Mode.EXECUTE);
   }
 
   private List<Heard> heard(Kind kind) {

@@ -65,7 +65,7 @@ class WorkerFailureTest {
   }
 
   private static DispatchReceipt dispatch(Loopx loopx, String tag) {
-    return loopx.dispatch(DispatchTest.request(), request(tag, ""), Mode.EXECUTE);
+    return loopx.dispatch(DispatchTest.request().input(request(tag, "")).build(), Mode.EXECUTE);
   }
 
   private static void assertKind(ThrowingCallable call, ErrorKind kind) {
@@ -149,15 +149,18 @@ class WorkerFailureTest {
         CompletableFuture.supplyAsync(
             () ->
                 loopx.dispatch(
-                    DispatchTest.request(),
-                    request("held", ",\"until\":\"release\""),
+                    DispatchTest.request().input(request("held", ",\"until\":\"release\"")).build(),
                     Mode.EXECUTE));
     awaitSeen(dir, "held");
     long start = System.nanoTime();
     assertKind(
         () ->
             loopx.dispatch(
-                DispatchTest.request(), request("late", ""), Mode.EXECUTE, Duration.ofMillis(300)),
+                DispatchTest.request()
+                    .input(request("late", ""))
+                    .deadline(Duration.ofMillis(300))
+                    .build(),
+                Mode.EXECUTE),
         ErrorKind.PROVIDER_BUSY);
     assertThat(Duration.ofNanos(System.nanoTime() - start))
         .isGreaterThanOrEqualTo(Duration.ofMillis(300))

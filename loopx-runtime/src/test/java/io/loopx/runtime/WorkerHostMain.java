@@ -22,7 +22,8 @@ public final class WorkerHostMain {
             .builtin(new DispatchTest.Contract())
             .build();
     DispatchReceipt receipt =
-        loopx.dispatch(DispatchTest.request(), WorkerFixture.request("host", ""), Mode.EXECUTE);
+        loopx.dispatch(
+            DispatchTest.request().input(WorkerFixture.request("host", "")).build(), Mode.EXECUTE);
     var hop = WorkerFixture.result(receipt).get("hop");
     System.out.println(
         "WORKER " + WorkerFixture.pid(receipt) + " " + (hop == null ? -1 : hop.longValue()));

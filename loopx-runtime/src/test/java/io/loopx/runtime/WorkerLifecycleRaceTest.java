@@ -111,7 +111,9 @@ class WorkerLifecycleRaceTest {
 
   private CompletableFuture<DispatchReceipt> dispatch(String tag, String extra) {
     return CompletableFuture.supplyAsync(
-        () -> loopx.dispatch(DispatchTest.request(), request(tag, extra), Mode.EXECUTE));
+        () ->
+            loopx.dispatch(
+                DispatchTest.request().input(request(tag, extra)).build(), Mode.EXECUTE));
   }
 
   /**

@@ -95,7 +95,9 @@ class WorkerRemoteRetireTest {
         int version = i + 1;
         Consumer<Loopx> change = changes.get(i % changes.size());
         long worker =
-            pid(serving.dispatch(DispatchTest.request(), request("r" + i, ""), Mode.EXECUTE));
+            pid(
+                serving.dispatch(
+                    DispatchTest.request().input(request("r" + i, "")).build(), Mode.EXECUTE));
         try {
           WorkerFixture.manifest(dir, "1." + version + ".0", 30, "[runtime.worker]\n");
         } catch (IOException e) {

@@ -83,8 +83,9 @@ class WorkerSoakTest {
                     try {
                       DispatchReceipt r =
                           loopx.dispatch(
-                              DispatchTest.request(),
-                              WorkerFixture.request("soak", ""),
+                              DispatchTest.request()
+                                  .input(WorkerFixture.request("soak", ""))
+                                  .build(),
                               Mode.EXECUTE);
                       outcome =
                           r.outcome().status().wireName()

@@ -12,6 +12,7 @@ import io.loopx.runtime.Mode;
 import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.run.RunRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -150,8 +151,8 @@ class PythonStarterTest {
           .isTrue();
       RunReceipt run =
           loopx.run(
-              ExtensionId.of(ID),
-              Files.readAllBytes(pkg.resolve("examples/request.json")),
+              RunRequest.of(
+                  ExtensionId.of(ID), Files.readAllBytes(pkg.resolve("examples/request.json"))),
               Mode.EXECUTE);
       assertThat(run.ok()).as(run.toJson().toString()).isTrue();
       assertThat(

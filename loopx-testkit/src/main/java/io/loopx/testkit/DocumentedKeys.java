@@ -1,6 +1,6 @@
 package io.loopx.testkit;
 
-import io.loopx.runtime.dispatch.ActivationCheckReceipt;
+import io.loopx.runtime.dispatch.CheckReceipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.run.RunReceipt;
 import java.util.ArrayList;
@@ -269,7 +269,7 @@ public final class DocumentedKeys {
       case "loopx_extension_state_v0" -> Optional.of(LIST);
       case RunReceipt.SCHEMA_VERSION -> Optional.of(RUN);
       case DispatchReceipt.SCHEMA_VERSION -> Optional.of(DISPATCH);
-      case ActivationCheckReceipt.SCHEMA_VERSION -> Optional.of(ACTIVATION_CHECK);
+      case CheckReceipt.SCHEMA_VERSION -> Optional.of(ACTIVATION_CHECK);
       case "loopx_extension_operation_v0" ->
           Optional.ofNullable(OPERATIONS.get(receipt.path("operation").asString("")));
       default -> Optional.empty();

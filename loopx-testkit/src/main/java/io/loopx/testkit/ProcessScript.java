@@ -134,8 +134,12 @@ public interface ProcessScript {
     Objects.requireNonNull(duration, "duration");
     return request -> {
       LaunchResult r = run(request);
-      return new LaunchResult(
-          r.outcome(), r.exitCode(), r.startFailure(), r.stdout(), r.stderr(), duration);
+      return switch (r.outcome()) {
+        case NOT_STARTED -> LaunchResult.notStarted(r.startFailure().orElseThrow(), duration);
+        case EXITED ->
+            LaunchResult.exited(r.exitCode().orElseThrow(), r.stdout(), r.stderr(), duration);
+        default -> LaunchResult.stopped(r.outcome(), r.stdout(), r.stderr(), duration);
+      };
     };
   }
 }

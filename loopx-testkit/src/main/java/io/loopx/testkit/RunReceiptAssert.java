@@ -69,14 +69,16 @@ public final class RunReceiptAssert extends AbstractAssert<RunReceiptAssert, Run
 
   /** Verifies a preview: {@code dry_run} true and {@code executed} false. */
   public RunReceiptAssert isPreview() {
-    expect("dry_run", actual.dryRun(), actual.dryRun(), true);
-    return expect("executed", !actual.executed(), actual.executed(), false);
+    boolean executed = actual.mode().executes();
+    expect("dry_run", !executed, !executed, true);
+    return expect("executed", !executed, executed, false);
   }
 
   /** Verifies an executed run: {@code dry_run} false and {@code executed} true. */
   public RunReceiptAssert isExecuted() {
-    expect("dry_run", !actual.dryRun(), actual.dryRun(), false);
-    return expect("executed", actual.executed(), actual.executed(), true);
+    boolean executed = actual.mode().executes();
+    expect("dry_run", executed, !executed, false);
+    return expect("executed", executed, executed, true);
   }
 
   /** Verifies the parsed answer object ({@code provider_result}). */

@@ -12,6 +12,7 @@ import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunFailure;
+import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.run.RunStatus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -242,14 +243,14 @@ class ReceiptAssertTest {
             Mode.EXECUTE);
     byte[] request = "{\"schema_version\":\"demo_v0\"}".getBytes(UTF_8);
 
-    assertThatReceipt(t.loopx().run(ID, request, Mode.PREVIEW))
+    assertThatReceipt(t.loopx().run(RunRequest.of(ID, request), Mode.PREVIEW))
         .run()
         .isPreview()
         .hasStatus(RunStatus.READY)
         .hasNoFailure()
         .hasNoExitCode()
         .hasNoProviderResult();
-    assertThatReceipt(t.loopx().run(ID, request, Mode.EXECUTE))
+    assertThatReceipt(t.loopx().run(RunRequest.of(ID, request), Mode.EXECUTE))
         .run()
         .isExecuted()
         .hasStatus(RunStatus.SUCCEEDED)
@@ -259,7 +260,7 @@ class ReceiptAssertTest {
         .script(
             t.root().packageDirectory("demo-ext", "1.0.0").resolve("bin/provider"),
             ProcessScript.timesOut());
-    assertThatReceipt(t.loopx().run(ID, request, Mode.EXECUTE))
+    assertThatReceipt(t.loopx().run(RunRequest.of(ID, request), Mode.EXECUTE))
         .run()
         .hasStatus(RunStatus.PROVIDER_FAILED)
         .hasFailure(RunFailure.TIMEOUT);

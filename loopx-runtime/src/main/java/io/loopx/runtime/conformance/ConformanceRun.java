@@ -20,7 +20,7 @@ import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.run.ProviderLaunch;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
 import java.io.IOException;
@@ -261,7 +261,7 @@ final class ConformanceRun {
   }
 
   private void atCap(Calls calls, byte[] request) {
-    int cap = RunRequest.MAX_BYTES;
+    int cap = RequestBody.MAX_BYTES;
     if (request.length > cap) {
       record(
           Check.REQUEST_AT_SIZE_CAP,
@@ -394,7 +394,7 @@ final class ConformanceRun {
               .environment(env)
               .workingDirectory(work)
               .stdin(text.toString().getBytes(StandardCharsets.UTF_8))
-              .stdoutLimit((frames.size() + 1) * (RunRequest.MAX_BYTES + 32_768))
+              .stdoutLimit((frames.size() + 1) * (RequestBody.MAX_BYTES + 32_768))
               .build());
     }
   }

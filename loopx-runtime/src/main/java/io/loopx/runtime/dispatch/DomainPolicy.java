@@ -29,30 +29,35 @@ public interface DomainPolicy {
     return request -> Decision.deny("the host's domain policy allows no effectful dispatch");
   }
 
-  /**
-   * A policy decision.
-   *
-   * @param reason empty when allowed; the refusal reason otherwise
-   */
-  record Decision(Optional<String> reason) {
-    /** Rejects null. */
-    public Decision {
-      Objects.requireNonNull(reason, "reason");
+  /** A policy decision: allowed, or refused with a reason. Immutable. */
+  @API(status = API.Status.STABLE, since = "1.0")
+  final class Decision {
+    private static final Decision ALLOW = new Decision(Optional.empty());
+
+    private final Optional<String> reason;
+
+    private Decision(Optional<String> reason) {
+      this.reason = reason;
     }
 
     /** Returns an allowing decision. */
     public static Decision allow() {
-      return new Decision(Optional.empty());
+      return ALLOW;
     }
 
     /** Returns a refusal with a reason naming what was refused. */
     public static Decision deny(String reason) {
-      return new Decision(Optional.of(reason));
+      return new Decision(Optional.of(Objects.requireNonNull(reason, "reason")));
     }
 
     /** Returns whether the action is allowed. */
     public boolean allowed() {
       return reason.isEmpty();
+    }
+
+    /** Returns the refusal reason; empty when allowed. */
+    public Optional<String> reason() {
+      return reason;
     }
   }
 }

@@ -1,57 +1,46 @@
 package io.loopx.runtime.process;
 
 import io.loopx.api.InvalidValueException;
+import io.loopx.api.internal.Arguments;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.apiguardian.api.API;
-import org.jspecify.annotations.Nullable;
 
 /**
  * What a launch did: its {@link LaunchOutcome}, the exit code (only for {@link
  * LaunchOutcome#EXITED}), the start-failure reason (only for {@link LaunchOutcome#NOT_STARTED}),
- * the captured bytes and the wall-clock duration of the whole call.
+ * the captured bytes and the wall-clock duration of the whole call, including termination and
+ * draining. A launcher builds it with {@link #notStarted}, {@link #exited} or {@link #stopped}.
  *
  * <p>Each stream holds at most its limit plus one byte: a stream of exactly {@code limit + 1} bytes
  * crossed its cap, and its tail was discarded. The outcome is already classified in
  * docs/contract/run.md's first-match order; callers never need to re-derive it from the bytes.
  * Immutable; the byte accessors return copies.
- *
- * @param outcome how the launch ended
- * @param exitCode the process's own exit status (128+n when killed by a signal n that LoopX did not
- *     send); present exactly when the outcome is {@code EXITED}
- * @param startFailure why the process could not be started; present exactly when the outcome is
- *     {@code NOT_STARTED}
- * @param stdout the captured stdout (empty when not started)
- * @param stderr the captured stderr (empty when not started)
- * @param duration the wall-clock time of the call, including termination and draining
  */
-// Arrays as components: the accessors copy and equals/hashCode/toString are overridden.
-@SuppressWarnings("ArrayRecordComponent")
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public record LaunchResult(
-    LaunchOutcome outcome,
-    OptionalInt exitCode,
-    Optional<String> startFailure,
-    byte[] stdout,
-    byte[] stderr,
-    Duration duration) {
+@API(status = API.Status.STABLE, since = "1.0")
+public final class LaunchResult {
+  private final LaunchOutcome outcome;
+  private final OptionalInt exitCode;
+  private final Optional<String> startFailure;
+  private final byte[] stdout;
+  private final byte[] stderr;
+  private final Duration duration;
 
-  /**
-   * Checks the invariants and copies the byte arrays.
-   *
-   * @throws InvalidValueException when the exit code or start failure does not match the outcome, a
-   *     not-started result carries output, or the duration is negative
-   */
-  public LaunchResult {
-    Objects.requireNonNull(outcome, "outcome");
-    Objects.requireNonNull(exitCode, "exitCode");
-    Objects.requireNonNull(startFailure, "startFailure");
-    stdout = Objects.requireNonNull(stdout, "stdout").clone();
-    stderr = Objects.requireNonNull(stderr, "stderr").clone();
-    Objects.requireNonNull(duration, "duration");
+  /** Checks the invariants and copies the byte arrays. */
+  private LaunchResult(
+      LaunchOutcome outcome,
+      OptionalInt exitCode,
+      Optional<String> startFailure,
+      byte[] stdout,
+      byte[] stderr,
+      Duration duration) {
+    this.outcome = Arguments.required("launch outcome", outcome);
+    this.exitCode = exitCode;
+    this.startFailure = startFailure;
+    this.stdout = Arguments.required("stdout", stdout).clone();
+    this.stderr = Arguments.required("stderr", stderr).clone();
+    this.duration = Arguments.required("launch duration", duration);
     if (exitCode.isPresent() != (outcome == LaunchOutcome.EXITED)) {
       throw new InvalidValueException(
           "launch result", outcome.name(), "has an exit code exactly when it is EXITED");
@@ -60,7 +49,8 @@ public record LaunchResult(
       throw new InvalidValueException(
           "launch result", outcome.name(), "has a start failure exactly when it is NOT_STARTED");
     }
-    if (outcome == LaunchOutcome.NOT_STARTED && (stdout.length > 0 || stderr.length > 0)) {
+    if (outcome == LaunchOutcome.NOT_STARTED
+        && (this.stdout.length > 0 || this.stderr.length > 0)) {
       throw new InvalidValueException(
           "launch result", outcome.name(), "a process that did not start has no output");
     }
@@ -70,18 +60,27 @@ public record LaunchResult(
     }
   }
 
-  /** Returns the result of a process that could not be started, for {@code reason}. */
+  /**
+   * Returns the result of a process that could not be started, for {@code reason}.
+   *
+   * @throws InvalidValueException when an argument is missing or the duration is negative
+   */
   public static LaunchResult notStarted(String reason, Duration duration) {
     return new LaunchResult(
         LaunchOutcome.NOT_STARTED,
         OptionalInt.empty(),
-        Optional.of(reason),
+        Optional.of(Arguments.required("start failure", reason)),
         new byte[0],
         new byte[0],
         duration);
   }
 
-  /** Returns the result of a process that exited by itself with {@code exitCode}. */
+  /**
+   * Returns the result of a process that exited by itself with {@code exitCode}: its own exit
+   * status, 128+n when killed by a signal n that LoopX did not send.
+   *
+   * @throws InvalidValueException when an argument is missing or the duration is negative
+   */
   public static LaunchResult exited(int exitCode, byte[] stdout, byte[] stderr, Duration duration) {
     return new LaunchResult(
         LaunchOutcome.EXITED, OptionalInt.of(exitCode), Optional.empty(), stdout, stderr, duration);
@@ -91,11 +90,13 @@ public record LaunchResult(
    * Returns the result of a run that LoopX stopped: {@code outcome} is {@code CANCELLED}, {@code
    * MEMORY_LIMIT}, {@code TIMED_OUT}, {@code STDOUT_OVER_LIMIT} or {@code STDERR_OVER_LIMIT}.
    *
-   * @throws InvalidValueException for any other outcome
+   * @throws InvalidValueException for any other outcome, a missing argument or a negative duration
    */
   public static LaunchResult stopped(
       LaunchOutcome outcome, byte[] stdout, byte[] stderr, Duration duration) {
-    if (outcome == LaunchOutcome.NOT_STARTED || outcome == LaunchOutcome.EXITED) {
+    if (Arguments.required("stop outcome", outcome) == LaunchOutcome.NOT_STARTED
+        || outcome == LaunchOutcome.NOT_STARTED
+        || outcome == LaunchOutcome.EXITED) {
       throw new InvalidValueException(
           "stop outcome",
           outcome.name(),
@@ -105,14 +106,32 @@ public record LaunchResult(
         outcome, OptionalInt.empty(), Optional.empty(), stdout, stderr, duration);
   }
 
-  /** Returns a copy of the captured stdout. */
-  @Override
+  /** Returns how the launch ended. */
+  public LaunchOutcome outcome() {
+    return outcome;
+  }
+
+  /** Returns the process's exit status; present exactly when the outcome is {@code EXITED}. */
+  public OptionalInt exitCode() {
+    return exitCode;
+  }
+
+  /** Returns why the process could not start; present exactly when it is {@code NOT_STARTED}. */
+  public Optional<String> startFailure() {
+    return startFailure;
+  }
+
+  /** Returns the wall-clock time of the call, including termination and draining. */
+  public Duration duration() {
+    return duration;
+  }
+
+  /** Returns a copy of the captured stdout (empty when not started). */
   public byte[] stdout() {
     return stdout.clone();
   }
 
-  /** Returns a copy of the captured stderr. */
-  @Override
+  /** Returns a copy of the captured stderr (empty when not started). */
   public byte[] stderr() {
     return stderr.clone();
   }
@@ -120,30 +139,6 @@ public record LaunchResult(
   /** Returns whether the process exited by itself with status 0. */
   public boolean exitedWithZero() {
     return outcome == LaunchOutcome.EXITED && exitCode.getAsInt() == 0;
-  }
-
-  /** Compares all components, the bytes by content. */
-  @Override
-  public boolean equals(@Nullable Object other) {
-    return other instanceof LaunchResult that
-        && that.outcome == outcome
-        && that.exitCode.equals(exitCode)
-        && that.startFailure.equals(startFailure)
-        && Arrays.equals(that.stdout, stdout)
-        && Arrays.equals(that.stderr, stderr)
-        && that.duration.equals(duration);
-  }
-
-  /** Hashes all components, the bytes by content. */
-  @Override
-  public int hashCode() {
-    return Objects.hash(
-        outcome,
-        exitCode,
-        startFailure,
-        Arrays.hashCode(stdout),
-        Arrays.hashCode(stderr),
-        duration);
   }
 
   /** Describes the result with the stream sizes, not their content. */

@@ -1,9 +1,8 @@
 /**
- * The managed run of standalone extensions (docs/contract/run.md): the bounded request ({@link
- * io.loopx.runtime.internal.run.RunRequest}), and the receipt ({@link
+ * The managed run of standalone extensions (docs/contract/run.md): the request ({@link
+ * io.loopx.runtime.run.RunRequest}: input, deadline, one-shot) and the receipt ({@link
  * io.loopx.runtime.run.RunReceipt}, {@code loopx_extension_run_receipt_v0}) that classifies what
  * the provider did. Hosts start a run through {@link
- * io.loopx.runtime.Loopx#run(io.loopx.api.ExtensionId, java.io.InputStream,
- * io.loopx.runtime.Mode)}.
+ * io.loopx.runtime.Loopx#run(io.loopx.runtime.run.RunRequest, io.loopx.runtime.Mode)}.
  */
 package io.loopx.runtime.run;

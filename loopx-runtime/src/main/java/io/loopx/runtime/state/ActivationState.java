@@ -2,7 +2,9 @@ package io.loopx.runtime.state;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
+import io.loopx.api.InvalidValueException;
 import io.loopx.api.LoopxException;
+import io.loopx.api.internal.Arguments;
 import java.util.Collections;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -25,11 +27,13 @@ public record ActivationState(SortedMap<ExtensionId, ExtensionRecord> extensions
 
   /** Copies the map and checks that every key is its record's id. */
   public ActivationState {
-    TreeMap<ExtensionId, ExtensionRecord> copy = new TreeMap<>(extensions);
+    TreeMap<ExtensionId, ExtensionRecord> copy =
+        new TreeMap<>(Arguments.required("state extensions", extensions));
     copy.forEach(
         (id, record) -> {
           if (!id.equals(record.id())) {
-            throw new IllegalArgumentException("state key " + id + " holds " + record.id());
+            throw new InvalidValueException(
+                "state key", id.value(), "holds the record of `" + record.id() + "`");
           }
         });
     extensions = Collections.unmodifiableSortedMap(copy);

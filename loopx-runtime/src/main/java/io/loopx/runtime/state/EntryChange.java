@@ -1,7 +1,8 @@
 package io.loopx.runtime.state;
 
 import io.loopx.api.ExtensionId;
-import java.util.Objects;
+import io.loopx.api.InvalidValueException;
+import io.loopx.api.internal.Arguments;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
@@ -18,13 +19,14 @@ public record EntryChange(
     ExtensionId id, Optional<ExtensionRecord> expected, Optional<ExtensionRecord> replacement) {
   /** Rejects nulls and records of another id. */
   public EntryChange {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(expected, "expected");
-    Objects.requireNonNull(replacement, "replacement");
+    Arguments.required("entry change id", id);
+    Arguments.required("entry change expected", expected);
+    Arguments.required("entry change replacement", replacement);
     replacement.ifPresent(
         r -> {
           if (!r.id().equals(id)) {
-            throw new IllegalArgumentException("replacement of " + id + " is for " + r.id());
+            throw new InvalidValueException(
+                "entry change replacement", r.id().value(), "must be the record of `" + id + "`");
           }
         });
   }

@@ -3,9 +3,9 @@ package io.loopx.runtime.state;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.Revision;
+import io.loopx.api.internal.Arguments;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -47,12 +47,13 @@ public record ExtensionRecord(
 
   /** Validates the invariants and copies the lists. */
   public ExtensionRecord {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(activeRevision, "activeRevision");
-    Objects.requireNonNull(rollbackRevision, "rollbackRevision");
-    Objects.requireNonNull(doctorVerifiedRevision, "doctorVerifiedRevision");
-    doctorVerifiedIdentities = List.copyOf(doctorVerifiedIdentities);
-    revisions = List.copyOf(revisions);
+    Arguments.required("extension record id", id);
+    Arguments.required("active revision", activeRevision);
+    Arguments.required("rollback revision", rollbackRevision);
+    Arguments.required("doctor verified revision", doctorVerifiedRevision);
+    doctorVerifiedIdentities =
+        List.copyOf(Arguments.required("doctor verified identities", doctorVerifiedIdentities));
+    revisions = List.copyOf(Arguments.required("revisions", revisions));
     if (revisions.isEmpty() || revisions.size() > MAX_REVISIONS) {
       throw invalid(id, "must record 1.." + MAX_REVISIONS + " revisions");
     }

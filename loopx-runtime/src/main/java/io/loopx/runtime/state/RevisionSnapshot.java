@@ -2,10 +2,10 @@ package io.loopx.runtime.state;
 
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.Revision;
+import io.loopx.api.internal.Arguments;
 import io.loopx.api.manifest.ExtensionManifest;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apiguardian.api.API;
@@ -49,10 +49,10 @@ public record RevisionSnapshot(
    * at most {@link #MAX_PROVEN_IDENTITIES} distinct 64 lowercase hex strings; copies the list.
    */
   public RevisionSnapshot {
-    Objects.requireNonNull(revision, "revision");
-    Objects.requireNonNull(manifest, "manifest");
-    Objects.requireNonNull(entrypointPath, "entrypointPath");
-    provenIdentities = List.copyOf(provenIdentities);
+    Arguments.required("revision", revision);
+    Arguments.required("manifest", manifest);
+    Arguments.required("entrypoint path", entrypointPath);
+    provenIdentities = List.copyOf(Arguments.required("proven identities", provenIdentities));
     if (!manifest.revision().equals(revision)) {
       throw new InvalidValueException(
           "revision snapshot", revision.value(), "is not the revision of its manifest");
@@ -85,7 +85,8 @@ public record RevisionSnapshot(
 
   /** Creates the snapshot of {@code manifest}, computing its revision; no identity proven yet. */
   public static RevisionSnapshot of(ExtensionManifest manifest, Optional<String> entrypointPath) {
-    return new RevisionSnapshot(manifest.revision(), manifest, entrypointPath);
+    return new RevisionSnapshot(
+        Arguments.required("manifest", manifest).revision(), manifest, entrypointPath);
   }
 
   /** Returns the manifest's version text. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
+import io.loopx.runtime.internal.process.LaunchRequestRecord;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -123,17 +124,17 @@ class LaunchRequestTest {
     assertThat(
             LaunchRequestBuilder.of(List.of("p"))
                 .stdoutLimit(0)
-                .stderrLimit(LaunchRequest.MAX_OUTPUT_LIMIT)
+                .stderrLimit(LaunchRequestRecord.MAX_OUTPUT_LIMIT)
                 .build()
                 .stderrLimit())
-        .isEqualTo(LaunchRequest.MAX_OUTPUT_LIMIT);
+        .isEqualTo(LaunchRequestRecord.MAX_OUTPUT_LIMIT);
   }
 
   @Test
   void theCanonicalConstructorValidatesToo() {
     assertInvalid(
         () ->
-            new LaunchRequest(
+            new LaunchRequestRecord(
                 List.of("p"), Map.of(), Optional.empty(), new byte[0], Duration.ZERO, 1, 1),
         "process timeout");
   }

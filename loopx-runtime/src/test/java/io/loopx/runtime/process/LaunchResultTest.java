@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.loopx.api.InvalidValueException;
 import java.time.Duration;
-import java.util.Optional;
-import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -22,17 +20,6 @@ class LaunchResultTest {
     assertThat(exited.exitCode()).hasValue(3);
     assertThat(exited.exitedWithZero()).isFalse();
     assertThat(LaunchResult.exited(0, new byte[0], new byte[0], D).exitedWithZero()).isTrue();
-    assertThatThrownBy(
-            () ->
-                new LaunchResult(
-                    LaunchOutcome.TIMED_OUT,
-                    OptionalInt.of(0),
-                    Optional.empty(),
-                    new byte[0],
-                    new byte[0],
-                    D))
-        .isInstanceOf(InvalidValueException.class)
-        .hasMessageContaining("TIMED_OUT");
   }
 
   @Test
@@ -42,26 +29,6 @@ class LaunchResultTest {
     assertThat(notStarted.startFailure()).contains("no such program");
     assertThat(notStarted.exitCode()).isEmpty();
     assertThat(notStarted.exitedWithZero()).isFalse();
-    assertThatThrownBy(
-            () ->
-                new LaunchResult(
-                    LaunchOutcome.NOT_STARTED,
-                    OptionalInt.empty(),
-                    Optional.of("x"),
-                    new byte[] {1},
-                    new byte[0],
-                    D))
-        .isInstanceOf(InvalidValueException.class);
-    assertThatThrownBy(
-            () ->
-                new LaunchResult(
-                    LaunchOutcome.EXITED,
-                    OptionalInt.of(0),
-                    Optional.of("x"),
-                    new byte[0],
-                    new byte[0],
-                    D))
-        .isInstanceOf(InvalidValueException.class);
   }
 
   @ParameterizedTest
@@ -93,17 +60,13 @@ class LaunchResultTest {
   }
 
   @Test
-  void bytesAreCopiedAndComparedByContent() {
+  void bytesAreCopied() {
     byte[] out = {1, 2};
     LaunchResult a = LaunchResult.exited(0, out, new byte[0], D);
     out[0] = 9;
     a.stdout()[1] = 9;
 
     assertThat(a.stdout()).containsExactly(1, 2);
-    assertThat(a).isEqualTo(LaunchResult.exited(0, new byte[] {1, 2}, new byte[0], D));
-    assertThat(a.hashCode())
-        .isEqualTo(LaunchResult.exited(0, new byte[] {1, 2}, new byte[0], D).hashCode());
-    assertThat(a).isNotEqualTo(LaunchResult.exited(0, new byte[] {1, 3}, new byte[0], D));
     assertThat(a.toString()).contains("stdout=2 bytes");
   }
 

@@ -104,7 +104,7 @@ class DiagnosticsTest {
                 "printf 'Traceback (most recent call last):\\n  File \"x.py\", line 1\\n"
                     + "ZeroDivisionError: division by zero\\n' >&2\nexit 1"));
 
-    RunReceipt receipt = fixture.loopx.run(id, utf8("{}"), Mode.EXECUTE);
+    RunReceipt receipt = fixture.loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.INVALID_PROVIDER_OUTPUT);
     assertThat(receipt.outcome().exitCode()).isEqualTo(OptionalInt.of(1));
@@ -126,7 +126,8 @@ class DiagnosticsTest {
                 "i=0; while [ $i -lt 3000 ]; do printf '\\303\\251'; i=$((i+1)); done >&2\n"
                     + "printf '\\033[2J\\342\\200\\256end\\n' >&2\nprintf '{}'"));
 
-    String tail = fixture.loopx.run(id, utf8("{}"), Mode.EXECUTE).outcome().stderrTail().get();
+    String tail =
+        fixture.loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE).outcome().stderrTail().get();
 
     assertThat(tail).endsWith("é\\u001B[2J\\u202Eend\n").doesNotContain("\uFFFD");
     // The last 4,096 of 6,011 bytes start inside an é: its continuation byte is skipped, and
@@ -147,7 +148,8 @@ class DiagnosticsTest {
             .providerStderrTail(false)
             .build();
 
-    RunReceipt receipt = quiet.run(ExtensionId.of("secretive"), utf8("{}"), Mode.EXECUTE);
+    RunReceipt receipt =
+        quiet.run(RunRequest.of(ExtensionId.of("secretive"), utf8("{}")), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     assertThat(receipt.outcome().stderrTail()).isEmpty();
@@ -155,7 +157,7 @@ class DiagnosticsTest {
     assertThat(
             fixture
                 .loopx
-                .run(ExtensionId.of("secretive"), utf8("{}"), Mode.EXECUTE)
+                .run(RunRequest.of(ExtensionId.of("secretive"), utf8("{}")), Mode.EXECUTE)
                 .outcome()
                 .stderrTail())
         .contains("token=abc\n");

@@ -101,7 +101,7 @@ class EntrypointChangedDuringRunTest {
     int accepted = 0;
     for (int i = 0; i < RACES; i++) {
       Files.deleteIfExists(tmp.resolve("unproven-ran"));
-      RunReceipt receipt = raced.run(id, utf8("{}"), Mode.EXECUTE);
+      RunReceipt receipt = raced.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE);
 
       if (Files.exists(tmp.resolve("unproven-ran"))) {
         unprovenRuns++;
@@ -118,7 +118,10 @@ class EntrypointChangedDuringRunTest {
       // The proven bytes are back, but their proof is revoked: the next call is doctor_stale.
       assertThat(Files.readString(launcher)).isEqualTo(before);
       assertThat(f.loopx.state().installed(id).doctorVerifiedIdentities()).isEmpty();
-      assertFails(() -> f.loopx.run(id, utf8("{}"), Mode.EXECUTE), ErrorKind.DOCTOR_STALE, "stale");
+      assertFails(
+          () -> f.loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE),
+          ErrorKind.DOCTOR_STALE,
+          "stale");
       assertThat(f.loopx.doctor(id, Mode.EXECUTE).status()).isEqualTo(DoctorStatus.READY);
     }
     Reliability.report(
@@ -130,7 +133,7 @@ class EntrypointChangedDuringRunTest {
     assertThat(unprovenRuns).isEqualTo(RACES);
     assertThat(accepted).isZero();
     // Without a race the proven bytes run and are accepted.
-    assertThat(f.loopx.run(id, utf8("{}"), Mode.EXECUTE).outcome().status())
+    assertThat(f.loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE).outcome().status())
         .isEqualTo(RunStatus.SUCCEEDED);
   }
 
@@ -158,7 +161,10 @@ class EntrypointChangedDuringRunTest {
     assertThat(doctor.toJson().get("failure_kind").asText())
         .isEqualTo("entrypoint_changed_during_probe");
     assertThat(f.loopx.state().installed(id).doctorVerifiedIdentities()).isEmpty();
-    assertFails(() -> f.loopx.run(id, utf8("{}"), Mode.EXECUTE), ErrorKind.DOCTOR_STALE, "stale");
+    assertFails(
+        () -> f.loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE),
+        ErrorKind.DOCTOR_STALE,
+        "stale");
   }
 
   /**
@@ -179,7 +185,7 @@ class EntrypointChangedDuringRunTest {
     Files.copy(Path.of("/bin/echo"), launcher, StandardCopyOption.REPLACE_EXISTING);
     ExtensionId id = ExtensionId.of("native");
     f.loopx.install(LoadedManifest.load(f.dir("native").resolve("extension.toml")), Mode.EXECUTE);
-    assertThat(f.loopx.run(id, utf8("{}"), Mode.EXECUTE).outcome().status())
+    assertThat(f.loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE).outcome().status())
         .isEqualTo(RunStatus.SUCCEEDED);
     Path unproven = tmp.resolve("unproven");
     Files.copy(Path.of("/usr/bin/xargs"), unproven);
@@ -191,7 +197,7 @@ class EntrypointChangedDuringRunTest {
             .processLauncher(renamingOver(launcher, unproven, tmp.resolve("saved"), outcomes))
             .build();
 
-    RunReceipt receipt = raced.run(id, utf8("{}"), Mode.EXECUTE);
+    RunReceipt receipt = raced.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE);
 
     assertThat(outcomes).containsExactly(LaunchOutcome.EXECUTABLE_MISMATCH);
     assertThat(receipt.outcome().failure()).contains(RunFailure.ENTRYPOINT_CHANGED_DURING_RUN);

@@ -78,6 +78,9 @@ class EntrypointUnsupportedTest {
         .isEqualTo(DoctorStatus.ENTRYPOINT_UNSUPPORTED);
     assertThat(f.loopx.doctor(id, Mode.EXECUTE).toJson().get("status").asText())
         .isEqualTo("entrypoint_unsupported");
-    assertFails(() -> f.loopx.run(id, utf8("{}"), Mode.EXECUTE), ErrorKind.DOCTOR_STALE, "stale");
+    assertFails(
+        () -> f.loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE),
+        ErrorKind.DOCTOR_STALE,
+        "stale");
   }
 }

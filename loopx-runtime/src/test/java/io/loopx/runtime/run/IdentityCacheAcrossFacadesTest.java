@@ -35,9 +35,9 @@ class IdentityCacheAcrossFacadesTest {
     ExtensionId id = f.install(RunFixture.Spec.of("cached", "echo '{\"ok\":true}'"));
     Loopx other = RunFixture.loopx(f.stateFile, RunFixture.HOST_ENV);
 
-    assertThat(other.run(id, utf8("{}"), Mode.EXECUTE).outcome().status())
+    assertThat(other.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE).outcome().status())
         .isEqualTo(RunStatus.SUCCEEDED);
-    assertThat(f.loopx.run(id, utf8("{}"), Mode.EXECUTE).outcome().status())
+    assertThat(f.loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE).outcome().status())
         .isEqualTo(RunStatus.SUCCEEDED);
     assertThat(f.loopx.registry().providers()).isNotEmpty();
     Path cacheFile = f.stateFile.resolveSibling("identity-cache");
@@ -52,15 +52,21 @@ class IdentityCacheAcrossFacadesTest {
     Files.writeString(launcher, text.replace("true", "null"), StandardCharsets.UTF_8);
     Files.setLastModifiedTime(launcher, mtime);
 
-    assertFails(() -> other.run(id, utf8("{}"), Mode.EXECUTE), ErrorKind.DOCTOR_STALE, "stale");
-    assertFails(() -> f.loopx.run(id, utf8("{}"), Mode.EXECUTE), ErrorKind.DOCTOR_STALE, "stale");
+    assertFails(
+        () -> other.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE),
+        ErrorKind.DOCTOR_STALE,
+        "stale");
+    assertFails(
+        () -> f.loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE),
+        ErrorKind.DOCTOR_STALE,
+        "stale");
     assertThat(f.loopx.doctor(id, Mode.EXECUTE).status()).isEqualTo(DoctorStatus.READY);
-    assertThat(other.run(id, utf8("{}"), Mode.EXECUTE).outcome().status())
+    assertThat(other.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE).outcome().status())
         .isEqualTo(RunStatus.SUCCEEDED);
 
     Files.writeString(cacheFile, "loopx_identity_cache_v1\n/bin/sh\tgarbage\n");
     Loopx third = RunFixture.loopx(f.stateFile, RunFixture.HOST_ENV);
-    assertThat(third.run(id, utf8("{}"), Mode.EXECUTE).outcome().status())
+    assertThat(third.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE).outcome().status())
         .isEqualTo(RunStatus.SUCCEEDED);
     assertThat(IdentityCacheCodec.decode(Files.readAllBytes(cacheFile))).isPresent();
   }

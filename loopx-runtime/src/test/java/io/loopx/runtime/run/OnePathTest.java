@@ -10,6 +10,7 @@ import io.loopx.runtime.Mode;
 import io.loopx.runtime.RuntimeEnvironment;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.process.LaunchRequestRecord;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.manifest.LoadedManifest;
@@ -61,7 +62,7 @@ class OnePathTest {
     Loopx loopx = loopx(Map.of("PATH", path), Optional.empty(), inDirectory(tmp, seen));
 
     ExtensionId id = install(loopx);
-    RunReceipt receipt = loopx.run(id, utf8("{}"), Mode.EXECUTE);
+    RunReceipt receipt = loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     assertThat(receipt.outcome().providerResult().orElseThrow().get("exe").asText())
@@ -90,7 +91,7 @@ class OnePathTest {
             OsProcessLauncher.create());
 
     ExtensionId id = install(loopx);
-    RunReceipt receipt = loopx.run(id, utf8("{}"), Mode.EXECUTE);
+    RunReceipt receipt = loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     assertThat(receipt.outcome().providerResult().orElseThrow().get("exe").asText())
@@ -115,7 +116,7 @@ class OnePathTest {
     Loopx loopx = loopx(Map.of("HOME", "/home/h"), Optional.of(runtime), inDirectory(tmp, seen));
 
     ExtensionId id = install(loopx);
-    RunReceipt receipt = loopx.run(id, utf8("{}"), Mode.EXECUTE);
+    RunReceipt receipt = loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     assertThat(seen.get(seen.size() - 1).environment())
@@ -181,7 +182,7 @@ class OnePathTest {
     ProcessLauncher os = OsProcessLauncher.create();
     return request -> {
       LaunchRequest moved =
-          new LaunchRequest(
+          new LaunchRequestRecord(
               request.argv(),
               request.environment(),
               Optional.of(directory.resolve("work")),

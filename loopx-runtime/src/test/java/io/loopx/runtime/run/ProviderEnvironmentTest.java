@@ -42,7 +42,7 @@ class ProviderEnvironmentTest {
     Loopx loopx = loopx(ProviderEnvironment.allowList("KEEP_ME"), seen);
     ExtensionId id = install(loopx);
 
-    RunReceipt receipt = loopx.run(id, utf8("{}"), Mode.EXECUTE);
+    RunReceipt receipt = loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     Map<String, String> provider = providerEnvironment();
@@ -71,7 +71,7 @@ class ProviderEnvironmentTest {
     Loopx loopx = loopx(ProviderEnvironment.inheritAll(), seen);
     ExtensionId id = install(loopx);
 
-    loopx.run(id, utf8("{}"), Mode.EXECUTE);
+    loopx.run(RunRequest.of(id, utf8("{}")), Mode.EXECUTE);
 
     assertThat(providerEnvironment())
         .containsEntry("AWS_SECRET_ACCESS_KEY", "s3cr3t")

@@ -7,7 +7,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.RunFixture.Spec;
@@ -95,7 +95,7 @@ class RunOutcomeTest {
   static Stream<Row> rows() {
     Optional<RunFailure> none = Optional.empty();
     String ok = "{\"ok\":true}";
-    int padding = RunRequest.MAX_BYTES - BIG_PREFIX.length() - 2;
+    int padding = RequestBody.MAX_BYTES - BIG_PREFIX.length() - 2;
     return Stream.of(
         // 2. timeout (the provider ignores its stdin and sleeps)
         slow("timeout", "exec sleep 30", RunFailure.TIMEOUT),
@@ -203,18 +203,18 @@ class RunOutcomeTest {
     RunFixture fixture = new RunFixture(tmp);
     ExtensionId id = fixture.install(Spec.of("demo-run", row.body()).timeout(row.timeoutSeconds()));
 
-    RunReceipt receipt = fixture.loopx.run(id, REQUEST, Mode.EXECUTE);
+    RunReceipt receipt = fixture.loopx.run(RunRequest.of(id, REQUEST), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(row.status());
     assertThat(receipt.outcome().failure()).isEqualTo(row.failure());
     assertThat(receipt.outcome().exitCode()).isEqualTo(row.exitCode());
     assertThat(receipt.ok()).isEqualTo(row.status() == RunStatus.SUCCEEDED);
-    assertThat(receipt.dryRun()).isFalse();
-    assertThat(receipt.executed()).isTrue();
+    assertThat(receipt.mode()).isEqualTo(Mode.EXECUTE);
     assertThat(receipt.inputSchemaVersion()).contains("demo_request_v1");
     if (row.name().startsWith("stdout exactly at the cap")) {
       ObjectNode big = receipt.outcome().providerResult().orElseThrow();
-      assertThat(big.get("pad").asString()).hasSize(RunRequest.MAX_BYTES - BIG_PREFIX.length() - 2);
+      assertThat(big.get("pad").asString())
+          .hasSize(RequestBody.MAX_BYTES - BIG_PREFIX.length() - 2);
     } else {
       assertThat(receipt.outcome().providerResult().map(ObjectNode::toString))
           .isEqualTo(row.result());
@@ -239,7 +239,7 @@ class RunOutcomeTest {
     hugeEnvironment.put("LOOPX_TEST_HUGE", "x".repeat(200_000));
     Loopx host = RunFixture.loopx(installer.stateFile, hugeEnvironment);
 
-    RunReceipt receipt = host.run(id, REQUEST, Mode.EXECUTE);
+    RunReceipt receipt = host.run(RunRequest.of(id, REQUEST), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.PROVIDER_FAILED);
     assertThat(receipt.outcome().failure()).contains(RunFailure.EXECUTION_FAILED);
@@ -248,7 +248,7 @@ class RunOutcomeTest {
     assertThat(receipt.ok()).isFalse();
     assertThat(installer.startedMarker("demo-run")).doesNotExist();
     // The same extension runs fine from a host with an ordinary environment.
-    assertThat(installer.loopx.run(id, REQUEST, Mode.EXECUTE).outcome().status())
+    assertThat(installer.loopx.run(RunRequest.of(id, REQUEST), Mode.EXECUTE).outcome().status())
         .isEqualTo(RunStatus.SUCCEEDED);
   }
 
@@ -270,7 +270,7 @@ class RunOutcomeTest {
                 })
             .build();
 
-    RunReceipt receipt = host.run(id, utf8("{ \"b\": 1, \"a\": 2 }"), Mode.EXECUTE);
+    RunReceipt receipt = host.run(RunRequest.of(id, utf8("{ \"b\": 1, \"a\": 2 }")), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     LaunchRequest request = seen.get(0);
@@ -288,7 +288,7 @@ class RunOutcomeTest {
         .containsEntry("LOOPX_EXTENSION_REVISION", receipt.revision().value())
         .hasSize(4);
     // A preview never reaches the launcher.
-    host.run(id, utf8("{}"), Mode.PREVIEW);
+    host.run(RunRequest.of(id, utf8("{}")), Mode.PREVIEW);
     assertThat(seen).hasSize(1);
   }
 
@@ -303,7 +303,7 @@ class RunOutcomeTest {
             + "exec sleep 30";
     ExtensionId id = fixture.install(Spec.of("demo-run", body).timeout(1));
 
-    RunReceipt receipt = fixture.loopx.run(id, REQUEST, Mode.EXECUTE);
+    RunReceipt receipt = fixture.loopx.run(RunRequest.of(id, REQUEST), Mode.EXECUTE);
 
     assertThat(receipt.outcome().failure()).contains(RunFailure.TIMEOUT);
     assertThat(receipt.outcome().exitCode()).isEmpty();
@@ -328,7 +328,7 @@ class RunOutcomeTest {
     byte[] spaced =
         utf8("\n {\"z\" : 1,\n \"a\" : [1, 2.50, {\"y\": null, \"b\": \"é\"}], \"m\": 1e400 }\n");
 
-    RunReceipt receipt = fixture.loopx.run(id, spaced, Mode.EXECUTE);
+    RunReceipt receipt = fixture.loopx.run(RunRequest.of(id, spaced), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     Path dir = fixture.dir("demo-run");
@@ -358,13 +358,12 @@ class RunOutcomeTest {
     ExtensionId id = fixture.install(Spec.of("demo-run", "echo '{\"ok\":true}'"));
     byte[] state = Files.readAllBytes(fixture.stateFile);
 
-    RunReceipt receipt = fixture.loopx.run(id, REQUEST, Mode.PREVIEW);
+    RunReceipt receipt = fixture.loopx.run(RunRequest.of(id, REQUEST), Mode.PREVIEW);
 
     assertThat(fixture.startedMarker("demo-run")).doesNotExist();
     assertThat(Files.readAllBytes(fixture.stateFile)).isEqualTo(state);
     assertThat(receipt.ok()).isTrue();
-    assertThat(receipt.dryRun()).isTrue();
-    assertThat(receipt.executed()).isFalse();
+    assertThat(receipt.mode()).isEqualTo(Mode.PREVIEW);
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.READY);
     assertThat(receipt.inputSchemaVersion()).contains("demo_request_v1");
     assertThat(receipt.toJson().toString())
@@ -390,7 +389,7 @@ class RunOutcomeTest {
     ExtensionId id = fixture.install(Spec.of("demo-run", body));
     byte[] state = Files.readAllBytes(fixture.stateFile);
 
-    RunReceipt receipt = fixture.loopx.run(id, REQUEST, Mode.EXECUTE);
+    RunReceipt receipt = fixture.loopx.run(RunRequest.of(id, REQUEST), Mode.EXECUTE);
 
     assertThat(receipt.outcome().status()).isEqualTo(RunStatus.SUCCEEDED);
     long leftover =

@@ -54,7 +54,7 @@ class RunPreconditionsTest {
 
   void assertRunFails(ExtensionId id, ErrorKind kind, String message) {
     for (Mode mode : Mode.values()) {
-      assertFails(() -> fixture.loopx.run(id, REQUEST, mode), kind, message);
+      assertFails(() -> fixture.loopx.run(RunRequest.of(id, REQUEST), mode), kind, message);
     }
   }
 
@@ -93,7 +93,7 @@ class RunPreconditionsTest {
     assertThat(fixture.startedMarker("demo-run")).doesNotExist();
 
     fixture.loopx.doctor(id, Mode.EXECUTE);
-    assertThat(fixture.loopx.run(id, REQUEST, Mode.EXECUTE).outcome().status())
+    assertThat(fixture.loopx.run(RunRequest.of(id, REQUEST), Mode.EXECUTE).outcome().status())
         .isEqualTo(RunStatus.SUCCEEDED);
   }
 

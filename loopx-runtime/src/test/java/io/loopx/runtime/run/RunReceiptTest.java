@@ -11,8 +11,11 @@ import io.loopx.api.ProtocolId;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.Mode;
+import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.internal.run.ProviderOutcomes;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
+import io.loopx.runtime.internal.run.RunReceiptRecord;
 import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchResult;
@@ -51,7 +54,7 @@ class RunReceiptTest {
           List.of(),
           List.of(),
           List.of());
-  static final RunRequest REQUEST = RunRequest.parse(utf8("{\"schema_version\":\"in_v2\"}"));
+  static final RequestBody REQUEST = RequestBody.parse(utf8("{\"schema_version\":\"in_v2\"}"));
   static final Duration TOOK = Duration.ofMillis(5);
   static final byte[] NONE = new byte[0];
   static final byte[] OK = utf8("{\"ok\":true}");
@@ -163,8 +166,7 @@ class RunReceiptTest {
     assertThat(receipt.outcome().exitCode()).isEqualTo(c.exitCode());
     assertThat(receipt.outcome().providerResult().isPresent()).isEqualTo(c.hasResult());
     assertThat(receipt.ok()).isEqualTo(c.status() == RunStatus.SUCCEEDED);
-    assertThat(receipt.executed()).isTrue();
-    assertThat(receipt.dryRun()).isFalse();
+    assertThat(receipt.mode()).isEqualTo(Mode.EXECUTE);
     assertThat(receipt.inputSchemaVersion()).contains("in_v2");
   }
 
@@ -191,7 +193,7 @@ class RunReceiptTest {
             "memory_limit_bytes");
     List<RunReceipt> receipts =
         List.of(
-            ProviderOutcomes.runPreview(MANIFEST, RunRequest.parse(utf8("{}"))),
+            ProviderOutcomes.runPreview(MANIFEST, RequestBody.parse(utf8("{}"))),
             ProviderOutcomes.runExecuted(
                 MANIFEST, REQUEST, LaunchResult.notStarted("x", TOOK), CGROUP),
             ProviderOutcomes.runExecuted(
@@ -249,13 +251,14 @@ class RunReceiptTest {
   @Test
   void inconsistentReceiptsAreRejected() {
     ProviderOutcome ready =
-        new ProviderOutcome(
+        new ProviderOutcomeRecord(
             RunStatus.READY, Optional.empty(), OptionalInt.empty(), Optional.empty());
     ProviderOutcome succeeded =
-        new ProviderOutcome(
+        new ProviderOutcomeRecord(
             RunStatus.SUCCEEDED, Optional.empty(), OptionalInt.of(0), Optional.empty());
     ProviderOutcome readyWithExitCode =
-        new ProviderOutcome(RunStatus.READY, Optional.empty(), OptionalInt.of(0), Optional.empty());
+        new ProviderOutcomeRecord(
+            RunStatus.READY, Optional.empty(), OptionalInt.of(0), Optional.empty());
     // a preview that claims a status other than ready
     assertThatThrownBy(() -> receipt(true, succeeded)).isInstanceOf(InvalidValueException.class);
     // an executed run that claims ready
@@ -266,8 +269,8 @@ class RunReceiptTest {
     // a preview that claims a containment
     assertThatThrownBy(() -> receipt(true, ready, CGROUP))
         .isInstanceOf(InvalidValueException.class);
-    assertThat(receipt(true, ready).executed()).isFalse();
-    assertThat(receipt(false, succeeded).executed()).isTrue();
+    assertThat(receipt(true, ready).mode()).isEqualTo(Mode.PREVIEW);
+    assertThat(receipt(false, succeeded).mode()).isEqualTo(Mode.EXECUTE);
   }
 
   private static RunReceipt receipt(boolean dryRun, ProviderOutcome outcome) {
@@ -276,12 +279,12 @@ class RunReceiptTest {
 
   private static RunReceipt receipt(
       boolean dryRun, ProviderOutcome outcome, Optional<Containment> containment) {
-    return new RunReceipt(
+    return new RunReceiptRecord(
         MANIFEST.id(),
         "1",
         MANIFEST.revision(),
         ProtocolId.of("demo_run_v0"),
-        dryRun,
+        dryRun ? Mode.PREVIEW : Mode.EXECUTE,
         outcome,
         Optional.empty(),
         containment);

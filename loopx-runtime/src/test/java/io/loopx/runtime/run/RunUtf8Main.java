@@ -25,7 +25,7 @@ public final class RunUtf8Main {
             .stateFile(Path.of(args[0]))
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .build();
-    RunReceipt receipt = loopx.run(ExtensionId.of(args[1]), System.in, Mode.EXECUTE);
+    RunReceipt receipt = loopx.run(RunRequest.of(ExtensionId.of(args[1]), System.in), Mode.EXECUTE);
     System.out.write(StrictJson.toCompactBytes(receipt.toJson()));
     System.out.flush();
   }

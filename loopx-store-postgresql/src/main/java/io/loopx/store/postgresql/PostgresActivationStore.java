@@ -2,12 +2,13 @@ package io.loopx.store.postgresql;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
+import io.loopx.api.InvalidValueException;
 import io.loopx.api.LoopxException;
-import io.loopx.runtime.internal.state.StateEntryCodec;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
+import io.loopx.runtime.state.StateFormat;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -211,7 +212,7 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
         String key = change.id().value();
         if (change.replacement().isPresent()) {
           ExtensionRecord r = change.replacement().get();
-          String text = new String(StateEntryCodec.encode(r), StandardCharsets.UTF_8);
+          String text = new String(StateFormat.encodeEntry(r), StandardCharsets.UTF_8);
           upsert.setString(1, key);
           upsert.setString(2, text);
           upsert.executeUpdate();
@@ -272,7 +273,7 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
     if (k != null && k.text().equals(text)) {
       return k.record();
     }
-    return StateEntryCodec.decode(key, text.getBytes(StandardCharsets.UTF_8));
+    return StateFormat.decodeEntry(key, text.getBytes(StandardCharsets.UTF_8));
   }
 
   private Decoded current() {
@@ -333,7 +334,10 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
     }
   }
 
-  /** Options of a {@link PostgresActivationStore}. */
+  /**
+   * Options of a {@link PostgresActivationStore}. Every method refuses a bad argument (a missing
+   * one included) with {@link InvalidValueException}.
+   */
   @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public static final class Builder {
     private final DataSource dataSource;
@@ -343,7 +347,10 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
     private @Nullable LongConsumer onChange;
 
     private Builder(DataSource dataSource) {
-      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      if (dataSource == null) {
+        throw new InvalidValueException("data source", "null", "is required");
+      }
+      this.dataSource = dataSource;
     }
 
     /** Sets the bounded wait for the write lock (default {@link #DEFAULT_LOCK_TIMEOUT}). */
@@ -370,7 +377,10 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
      * long; a host typically refreshes its registry generation there.
      */
     public Builder onChange(LongConsumer listener) {
-      this.onChange = Objects.requireNonNull(listener, "listener");
+      if (listener == null) {
+        throw new InvalidValueException("change listener", "null", "is required");
+      }
+      this.onChange = listener;
       return this;
     }
 
@@ -391,11 +401,14 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
 
     /**
      * The store's owner of the rule "a duration must be positive" (this module does not reach the
-     * other modules' internals, so it keeps its own, with its own exception type).
+     * other modules' internals, so it keeps its own; the message is the runtime's).
      */
-    private static void positive(String what, Duration value) {
+    private static void positive(String what, @Nullable Duration value) {
+      if (value == null) {
+        throw new InvalidValueException(what, "null", "is required");
+      }
       if (value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(what + " must be positive: " + value);
+        throw new InvalidValueException(what, value.toString(), "must be positive");
       }
     }
   }

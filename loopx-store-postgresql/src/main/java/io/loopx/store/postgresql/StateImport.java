@@ -3,8 +3,8 @@ package io.loopx.store.postgresql;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.EntryChange;
@@ -53,7 +53,11 @@ public final class StateImport {
    *     STATE_UNREADABLE} when the file is invalid
    */
   public static Plan fromStateFile(Path stateFile, ActivationStore target, Mode mode) {
-    return from(FileActivationStore.at(stateFile).read(), target, mode);
+    ActivationState source;
+    try (Loopx files = Loopx.builder().stateFile(stateFile).build()) {
+      source = files.state(); // the file store's read: private paths, size bound, strict format
+    }
+    return from(source, target, mode);
   }
 
   /**

@@ -110,18 +110,16 @@ class FleetLifecycleTest {
     return t;
   }
 
-  static DispatchRequest request() {
+  static DispatchRequest.Builder request() {
     ObjectNode scope = JsonNodeFactory.instance.objectNode();
     scope.put("capability_id", "demo-recall");
     scope.put("operation", "recall");
-    return new DispatchRequest(
-        CapabilityId.of("demo-recall"),
-        ProtocolId.of("demo_recall_v0"),
-        ActionToken.of("demo.recall"),
-        scope,
-        Permission.of("demo.read"),
-        Optional.empty(),
-        List.of());
+    return DispatchRequest.builder(
+            CapabilityId.of("demo-recall"),
+            ProtocolId.of("demo_recall_v0"),
+            ActionToken.of("demo.recall"))
+        .scope(scope)
+        .permission(Permission.of("demo.read"));
   }
 
   static boolean ready(TestLoopx host) {
@@ -147,13 +145,13 @@ class FleetLifecycleTest {
     // B never probed: the proof is of the identical runtime, so B is ready and dispatches.
     assertThat(b.loopx().state().get(ID)).isPresent();
     assertThat(ready(b)).isTrue();
-    DispatchReceipt first = b.loopx().dispatch(request(), REQUEST, Mode.EXECUTE);
+    DispatchReceipt first = b.loopx().dispatch(request().input(REQUEST).build(), Mode.EXECUTE);
     assertThat(first.ok()).isTrue();
     assertThat(b.launcher().launchCount()).isEqualTo(1);
 
     // A disable committed by A while B's dispatch waits on its policy: B launches nothing.
     duringPolicy.set(() -> a.loopx().disable(ID, Mode.EXECUTE));
-    assertThatThrownBy(() -> b.loopx().dispatch(request(), REQUEST, Mode.EXECUTE))
+    assertThatThrownBy(() -> b.loopx().dispatch(request().input(REQUEST).build(), Mode.EXECUTE))
         .isInstanceOfSatisfying(
             LoopxException.class,
             e -> assertThat(e.kind()).isEqualTo(ErrorKind.EXTENSION_DISABLED));
@@ -163,7 +161,7 @@ class FleetLifecycleTest {
 
     // B enables, A sees it and dispatches.
     assertThat(b.loopx().enable(ID, Mode.EXECUTE).ok()).isTrue();
-    assertThat(a.loopx().dispatch(request(), REQUEST, Mode.EXECUTE).ok()).isTrue();
+    assertThat(a.loopx().dispatch(request().input(REQUEST).build(), Mode.EXECUTE).ok()).isTrue();
     DoctorReceipt doctor = b.loopx().doctor(ID, Mode.EXECUTE);
     assertThat(doctor.toJson().get("status").asString()).isEqualTo("ready");
     assertThat(a.loopx().state()).isEqualTo(b.loopx().state());
@@ -181,7 +179,7 @@ class FleetLifecycleTest {
 
     assertThat(ready(a)).isTrue();
     assertThat(ready(c)).isFalse();
-    assertThatThrownBy(() -> c.loopx().dispatch(request(), REQUEST, Mode.EXECUTE))
+    assertThatThrownBy(() -> c.loopx().dispatch(request().input(REQUEST).build(), Mode.EXECUTE))
         .isInstanceOf(LoopxException.class);
     assertThat(c.launcher().launchCount()).isZero();
 
@@ -192,7 +190,7 @@ class FleetLifecycleTest {
     assertThat(ready(c)).isTrue();
     assertThat(ready(a)).isTrue();
     assertThat(c.loopx().state().get(ID).orElseThrow().doctorVerifiedIdentities()).hasSize(2);
-    assertThat(a.loopx().dispatch(request(), REQUEST, Mode.EXECUTE).ok()).isTrue();
-    assertThat(c.loopx().dispatch(request(), REQUEST, Mode.EXECUTE).ok()).isTrue();
+    assertThat(a.loopx().dispatch(request().input(REQUEST).build(), Mode.EXECUTE).ok()).isTrue();
+    assertThat(c.loopx().dispatch(request().input(REQUEST).build(), Mode.EXECUTE).ok()).isTrue();
   }
 }

@@ -194,8 +194,9 @@ class FleetWorkerRetireTest {
         assertThat(host.install(load(pkg), Mode.EXECUTE).ok()).isTrue();
         DispatchReceipt receipt =
             host.dispatch(
-                FleetLifecycleTest.request(),
-                "{\"tag\":\"one\"}".getBytes(StandardCharsets.UTF_8),
+                FleetLifecycleTest.request()
+                    .input("{\"tag\":\"one\"}".getBytes(StandardCharsets.UTF_8))
+                    .build(),
                 Mode.EXECUTE);
         long worker = receipt.outcome().providerResult().orElseThrow().get("pid").longValue();
         int before = counted.reads.get();

@@ -135,8 +135,9 @@ public final class HostMain {
     try {
       DispatchReceipt receipt =
           loopx.dispatch(
-              FleetLifecycleTest.request(),
-              ("{\"tag\":\"" + tag + "\"}").getBytes(StandardCharsets.UTF_8),
+              FleetLifecycleTest.request()
+                  .input(("{\"tag\":\"" + tag + "\"}").getBytes(StandardCharsets.UTF_8))
+                  .build(),
               Mode.EXECUTE);
       @Nullable ObjectNode result = receipt.outcome().providerResult().orElse(null);
       if (!receipt.ok() || result == null) {

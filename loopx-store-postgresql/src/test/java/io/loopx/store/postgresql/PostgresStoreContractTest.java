@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
-import io.loopx.runtime.internal.state.StateEntryCodec;
 import io.loopx.runtime.state.ActivationStore;
+import io.loopx.runtime.state.StateFormat;
 import io.loopx.store.postgresql.server.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -66,7 +66,7 @@ class PostgresStoreContractTest extends ActivationStoreContract {
   void hostileRowsAreRefusedByNameAndOtherEntriesStayUsable() throws Exception {
     store.update("install", List.of(Records.install("alpha-ext"), Records.install("beta-ext")));
     String valid =
-        new String(StateEntryCodec.encode(Records.installed("beta-ext")), StandardCharsets.UTF_8);
+        new String(StateFormat.encodeEntry(Records.installed("beta-ext")), StandardCharsets.UTF_8);
     List<String> hostile =
         List.of(
             " ",
@@ -77,7 +77,7 @@ class PostgresStoreContractTest extends ActivationStoreContract {
             valid.substring(0, valid.length() / 2),
             valid.replaceFirst("\\{", "{\"enabled\":false,"),
             new String(
-                StateEntryCodec.encode(Records.installed("alpha-ext")), StandardCharsets.UTF_8),
+                StateFormat.encodeEntry(Records.installed("alpha-ext")), StandardCharsets.UTF_8),
             valid.replace("\"enabled\":true", "\"enabled\":true,\"extra\":\"\u202e\""),
             valid + " trailing",
             "{\"x\":" + "[".repeat(5000) + "]".repeat(5000) + "}");

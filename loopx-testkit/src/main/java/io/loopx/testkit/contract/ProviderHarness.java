@@ -25,6 +25,7 @@ import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.process.ProcessLauncher;
 import io.loopx.runtime.run.ProviderOutcome;
+import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -146,14 +147,15 @@ final class ProviderHarness {
    */
   ProviderOutcome send(byte[] request) {
     if (binding.isEmpty()) {
-      return loopx.run(id, request, Mode.EXECUTE).outcome();
+      return loopx.run(RunRequest.of(id, request), Mode.EXECUTE).outcome();
     }
-    DispatchReceipt r = loopx.dispatch(dispatchRequest(binding.get()), request, Mode.EXECUTE);
+    DispatchReceipt r =
+        loopx.dispatch(dispatchRequest(binding.get()).input(request).build(), Mode.EXECUTE);
     return r.outcome();
   }
 
   /** The dispatch of the binding, through the implemented capability. */
-  DispatchRequest dispatchRequest(EnvelopeBinding b) {
+  DispatchRequest.Builder dispatchRequest(EnvelopeBinding b) {
     ExtensionManifest m = manifest.manifest();
     CapabilityId capability =
         b.capabilityId()
@@ -170,14 +172,10 @@ final class ProviderHarness {
                   }
                   return all.get(0).capabilityId();
                 });
-    return new DispatchRequest(
-        capability,
-        runtime().protocol(),
-        b.action(),
-        b.scope(),
-        b.permission(),
-        Optional.of(ProviderId.of(id)),
-        List.of());
+    return DispatchRequest.builder(capability, runtime().protocol(), b.action())
+        .scope(b.scope())
+        .permission(b.permission())
+        .providerId(ProviderId.of(id));
   }
 
   /** The installed record (after {@link #install()}). */

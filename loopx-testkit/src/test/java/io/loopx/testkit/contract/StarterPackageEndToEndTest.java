@@ -12,6 +12,7 @@ import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
 import io.loopx.runtime.run.RunReceipt;
+import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.run.RunStatus;
 import io.loopx.scaffold.Scaffold;
 import io.loopx.scaffold.ScaffoldReceipt;
@@ -160,12 +161,12 @@ class StarterPackageEndToEndTest extends ProviderContractTest {
     assertThatReceipt(loopx.doctor(id, Mode.EXECUTE)).doctor().hasStatus(DoctorStatus.READY);
 
     byte[] example = Files.readAllBytes(pkg.resolve("examples/request.json"));
-    assertThatReceipt(loopx.run(id, example, Mode.PREVIEW))
+    assertThatReceipt(loopx.run(RunRequest.of(id, example), Mode.PREVIEW))
         .run()
         .isPreview()
         .hasStatus(RunStatus.READY)
         .hasNoExitCode();
-    RunReceipt run = loopx.run(id, example, Mode.EXECUTE);
+    RunReceipt run = loopx.run(RunRequest.of(id, example), Mode.EXECUTE);
     assertThatReceipt(run).run().isExecuted().hasStatus(RunStatus.SUCCEEDED).hasExitCode(0);
     assertThat(run.inputSchemaVersion()).hasValue("loopx_starter_check_request_v0");
     ObjectNode answer = run.outcome().providerResult().orElseThrow();
@@ -177,7 +178,7 @@ class StarterPackageEndToEndTest extends ProviderContractTest {
                 + "\"result\":{\"greeting\":\"Hello, LoopX!\"}}");
 
     byte[] missingName = "{\"schema_version\":\"loopx_starter_check_request_v0\"}".getBytes(UTF_8);
-    RunReceipt refused = loopx.run(id, missingName, Mode.EXECUTE);
+    RunReceipt refused = loopx.run(RunRequest.of(id, missingName), Mode.EXECUTE);
     assertThatReceipt(refused).run().hasStatus(RunStatus.PROVIDER_FAILED).hasExitCode(1);
     ObjectNode refusal = refused.outcome().providerResult().orElseThrow();
     assertThat(refusal.get("ok").booleanValue()).isFalse();

@@ -16,7 +16,7 @@ import io.loopx.registry.CapabilityRegistry;
 import io.loopx.registry.ProviderEntry;
 import io.loopx.registry.Resolution;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.dispatch.ActivationCheckReceipt;
+import io.loopx.runtime.dispatch.CheckReceipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
@@ -27,7 +27,7 @@ import io.loopx.runtime.internal.run.ExecuteTimeCheck;
 import io.loopx.runtime.internal.run.ProviderCall;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.ProviderOutcomes;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.run.ProviderOutcome;
@@ -44,7 +44,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Governed capability dispatch and the activation check (docs/contract/dispatch.md), behind {@code
- * Loopx.dispatch} and {@code Loopx.activation}.
+ * Loopx.dispatch} and {@code Loopx.check}.
  *
  * <p>Order: resolve exactly one ready implementation (or the caller-named one) on the registry
  * generation matching the current state → the extension's manifest declares the permission and its
@@ -82,32 +82,29 @@ public final class CapabilityDispatch {
     this.calls = new ProviderCall(store, freshness, providers, "dispatch");
   }
 
-  /** Dispatches {@code request} with the validated {@code input}; a preview starts nothing. */
-  public DispatchReceipt dispatch(DispatchRequest request, RunRequest input, Mode mode) {
-    return dispatch(request, input, mode, CallDeadline.none());
-  }
-
   /**
-   * As {@link #dispatch(DispatchRequest, RunRequest, Mode)}, the provider bounded by the smaller of
-   * the manifest timeout and {@code deadline}.
+   * Dispatches {@code request} with the validated {@code input}, the provider bounded by the
+   * smaller of the manifest timeout and {@code deadline}, on a warm worker unless {@code oneShot};
+   * a preview starts nothing.
    */
   public DispatchReceipt dispatch(
-      DispatchRequest request, RunRequest input, Mode mode, CallDeadline deadline) {
-    for (int again = 0; ; again++) {
-      try {
-        return dispatchOnce(request, input, mode, deadline);
-      } catch (ExecuteTimeCheck.RevisionMoved moved) {
-        // An upgrade or rollback committed after the resolution: resolved again, on the new
-        // generation (a queued worker request is served by the new revision's pool).
-        if (again >= ExecuteTimeCheck.RevisionMoved.RESOLVE_AGAIN) {
-          throw moved;
-        }
-      }
-    }
+      DispatchRequest request,
+      RequestBody input,
+      Mode mode,
+      CallDeadline deadline,
+      boolean oneShot) {
+    // An upgrade or rollback committed after the resolution: resolved again, on the new
+    // generation (a queued worker request is served by the new revision's pool).
+    return ExecuteTimeCheck.RevisionMoved.retried(
+        () -> dispatchOnce(request, input, mode, deadline, oneShot));
   }
 
   private DispatchReceipt dispatchOnce(
-      DispatchRequest request, RunRequest input, Mode mode, CallDeadline deadline) {
+      DispatchRequest request,
+      RequestBody input,
+      Mode mode,
+      CallDeadline deadline,
+      boolean oneShot) {
     // Only the candidates of this capability (and a named provider) are checked for freshness.
     CapabilityRegistry generation = registry.apply(request.capabilityId(), request.providerId());
     Resolution resolution =
@@ -144,7 +141,7 @@ public final class CapabilityDispatch {
           EnvelopeBinder.bindForWire(
               request.action(), request.scope(), envelopeId, revision, input.body());
       if (mode.executes()) {
-        outcome = runExtension(envelopeId, revision, request, bound, deadline);
+        outcome = runExtension(envelopeId, revision, request, bound, deadline, oneShot);
         containment = providers.containment();
         memoryLimit =
             provider
@@ -166,13 +163,13 @@ public final class CapabilityDispatch {
               ? runBuiltin(resolved.implementation().inProcess().orElseThrow(), bound)
               : ProviderOutcomes.preview();
     }
-    return new DispatchReceipt(
+    return new DispatchReceiptRecord(
         request.capabilityId(),
         request.protocol(),
         request.action(),
         provider.id(),
         revision,
-        !mode.executes(),
+        mode,
         outcome,
         containment,
         memoryLimit);
@@ -183,7 +180,8 @@ public final class CapabilityDispatch {
       Revision revision,
       DispatchRequest request,
       EnvelopeBinder.Bound bound,
-      CallDeadline deadline) {
+      CallDeadline deadline,
+      boolean oneShot) {
     ProviderCall.Prepared call;
     try {
       call = calls.prepare(id, Optional.of(revision));
@@ -196,7 +194,7 @@ public final class CapabilityDispatch {
       }
       throw e;
     }
-    return call.run(request.extraArgs(), launch -> launch.stdin(bound.stdin()), deadline);
+    return call.run(request.extraArgs(), launch -> launch.stdin(bound.stdin()), deadline, oneShot);
   }
 
   /**
@@ -214,8 +212,8 @@ public final class CapabilityDispatch {
     }
   }
 
-  /** Checks that extension-owned code may be entered in process (see {@code Loopx.activation}). */
-  public ActivationCheckReceipt activation(ExtensionId id, Set<Permission> permissions) {
+  /** Checks that extension-owned code may be entered in process (see {@code Loopx.check}). */
+  public CheckReceipt check(ExtensionId id, Set<Permission> permissions) {
     ExtensionRecord record = ExtensionRecords.requireEnabled(currentRecord(id));
     ExtensionManifest manifest = record.active().manifest();
     if (!manifest.requiresLoopxApi().admitsCurrent()) {
@@ -230,7 +228,7 @@ public final class CapabilityDispatch {
             "extension `" + id + "` does not declare permission `" + p + "`");
       }
     }
-    return new ActivationCheckReceipt(
+    return new CheckReceiptRecord(
         id, manifest.version(), record.activeRevision(), List.copyOf(permissions));
   }
 

@@ -10,7 +10,7 @@ import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.envelope.ExecutionEnvelope;
 import io.loopx.api.internal.CanonicalWriter;
 import io.loopx.api.json.StrictJson;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import java.util.Objects;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -39,7 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  *       canonical bytes, else an {@link InvalidValueException} ({@link ErrorKind#INVALID_VALUE}):
  *       the host derives the scope, so a bad one is a host programming error, not caller input;
  *   <li>the bound request, compact UTF-8 as the provider receives it, is at most {@value
- *       RunRequest#MAX_BYTES} bytes (the cap of {@code ProviderMain}), else {@link
+ *       RequestBody#MAX_BYTES} bytes (the cap of {@code ProviderMain}), else {@link
  *       ErrorKind#REQUEST_INVALID} <i>the request with its execution envelope exceeds the
  *       1000000-byte limit</i> (caller input: the caller's bytes can grow when re-serialised,
  *       {@code 1e5} becomes {@code 1E+5}, and the envelope adds a few hundred bytes).
@@ -52,7 +52,9 @@ public final class EnvelopeBinder {
 
   /** The message of a bound request over the limit; {@code ": <n> bytes"} follows it. */
   public static final String TOO_LARGE =
-      "the request with its execution envelope exceeds the " + RunRequest.MAX_BYTES + "-byte limit";
+      "the request with its execution envelope exceeds the "
+          + RequestBody.MAX_BYTES
+          + "-byte limit";
 
   private static final byte[] NO_BYTES = new byte[0];
 
@@ -141,11 +143,11 @@ public final class EnvelopeBinder {
                 JsonNodeFactory.instance
                     .objectNode()
                     .set(ExecutionEnvelope.REQUEST_KEY, envelopeJson));
-    if (!wire && lengthBound <= RunRequest.MAX_BYTES) {
+    if (!wire && lengthBound <= RequestBody.MAX_BYTES) {
       return new Bound(bound, NO_BYTES);
     }
     byte[] stdin = StrictJson.toCompactBytes(bound);
-    if (stdin.length > RunRequest.MAX_BYTES) {
+    if (stdin.length > RequestBody.MAX_BYTES) {
       throw new LoopxException(
           ErrorKind.REQUEST_INVALID, TOO_LARGE + ": " + stdin.length + " bytes");
     }

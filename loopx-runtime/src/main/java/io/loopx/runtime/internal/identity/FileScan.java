@@ -2,7 +2,7 @@ package io.loopx.runtime.internal.identity;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
-import io.loopx.runtime.process.FileStamp;
+import io.loopx.runtime.internal.process.FileStamp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

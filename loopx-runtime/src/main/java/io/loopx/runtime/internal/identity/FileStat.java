@@ -1,6 +1,6 @@
 package io.loopx.runtime.internal.identity;
 
-import io.loopx.runtime.process.FileStamp;
+import io.loopx.runtime.internal.process.FileStamp;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -1,6 +1,6 @@
 package io.loopx.runtime.internal.identity;
 
-import io.loopx.runtime.process.FileStamp;
+import io.loopx.runtime.internal.process.FileStamp;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;

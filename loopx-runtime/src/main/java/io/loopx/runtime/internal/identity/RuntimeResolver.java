@@ -3,7 +3,7 @@ package io.loopx.runtime.internal.identity;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.runtime.RuntimeEnvironment;
-import io.loopx.runtime.process.FileStamp;
+import io.loopx.runtime.internal.process.FileStamp;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -43,10 +43,11 @@ final class ContainedStart {
      * counted from {@code started}; undecided when the request names none.
      */
     ExecutedFile.Verdict executed(ExecutedFile check, LaunchRequest request, long started) {
-      return request.executable().isPresent()
+      Optional<FileStamp> expected = LaunchRequestRecord.stampOf(request);
+      return expected.isPresent()
           ? check.check(
               process.pid(),
-              request.executable().get(),
+              expected.get(),
               command,
               started + LaunchSupport.saturatedNanos(request.timeout()))
           : new ExecutedFile.Verdict.Undecided("no expected file");

@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.process;
 
-import io.loopx.runtime.process.FileStamp;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.Charset;

@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.process;
 
-import io.loopx.runtime.process.FileStamp;
 import io.loopx.runtime.process.LaunchRequest;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +13,7 @@ import org.apiguardian.api.API;
 
 /**
  * A mutable, single-thread builder of {@link LaunchRequest}. Defaults: empty environment, the
- * host's working directory, empty stdin, {@link LaunchRequest#DEFAULT_TIMEOUT}, {@link
+ * host's working directory, empty stdin, {@link LaunchRequestRecord#DEFAULT_TIMEOUT}, {@link
  * LaunchRequest#DEFAULT_OUTPUT_LIMIT} for both streams. Validation happens in {@link #build()}.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
@@ -23,7 +22,7 @@ public final class LaunchRequestBuilder {
   private Map<String, String> environment = Map.of();
   private Optional<Path> workingDirectory = Optional.empty();
   private byte[] stdin = new byte[0];
-  private Duration timeout = LaunchRequest.DEFAULT_TIMEOUT;
+  private Duration timeout = LaunchRequestRecord.DEFAULT_TIMEOUT;
   private int stdoutLimit = LaunchRequest.DEFAULT_OUTPUT_LIMIT;
   private int stderrLimit = LaunchRequest.DEFAULT_OUTPUT_LIMIT;
   private Optional<FileStamp> executable = Optional.empty();
@@ -56,7 +55,7 @@ public final class LaunchRequestBuilder {
     return this;
   }
 
-  /** Sets the timeout. Default: {@link LaunchRequest#DEFAULT_TIMEOUT}. */
+  /** Sets the timeout. Default: {@link LaunchRequestRecord#DEFAULT_TIMEOUT}. */
   public LaunchRequestBuilder timeout(Duration timeout) {
     this.timeout = Objects.requireNonNull(timeout, "timeout");
     return this;
@@ -74,7 +73,7 @@ public final class LaunchRequestBuilder {
     return this;
   }
 
-  /** Sets the expected {@link LaunchRequest#executable()}. Default: no check. */
+  /** Sets the expected {@link LaunchRequest#executable()} (its stamp). Default: no check. */
   public LaunchRequestBuilder executable(FileStamp stamp) {
     this.executable = Optional.of(Objects.requireNonNull(stamp, "stamp"));
     return this;
@@ -86,9 +85,9 @@ public final class LaunchRequestBuilder {
     return this;
   }
 
-  /** Builds and validates the request (see {@link LaunchRequest#LaunchRequest}). */
+  /** Builds and validates the request (see {@link LaunchRequestRecord#LaunchRequestRecord}). */
   public LaunchRequest build() {
-    return new LaunchRequest(
+    return new LaunchRequestRecord(
         argv,
         environment,
         workingDirectory,

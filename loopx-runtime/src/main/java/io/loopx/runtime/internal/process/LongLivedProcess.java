@@ -170,7 +170,7 @@ public final class LongLivedProcess {
     LongLivedProcess worker =
         new LongLivedProcess(
             running.process(), running.cgroup(), running.keeper(), killCommand, grace, started);
-    if (request.executable().isPresent()) {
+    if (LaunchRequestRecord.stampOf(request).isPresent()) {
       List<Path> stages = new ArrayList<>();
       stages.add(Path.of(System.getProperty("java.home"), "lib", "jspawnhelper"));
       for (String tool : List.of("setsid", "sh", "env", "setpriv")) {

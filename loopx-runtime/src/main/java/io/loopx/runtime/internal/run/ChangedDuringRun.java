@@ -3,8 +3,8 @@ package io.loopx.runtime.internal.run;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.internal.state.ExtensionRecords;
-import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunFailure;
 import io.loopx.runtime.run.RunStatus;
 import io.loopx.runtime.state.ActivationStore;
@@ -28,8 +28,8 @@ public final class ChangedDuringRun {
   private ChangedDuringRun() {}
 
   /** The outcome of such a run: no exit code, no provider result. */
-  public static ProviderOutcome outcome() {
-    return new ProviderOutcome(
+  public static ProviderOutcomeRecord outcome() {
+    return new ProviderOutcomeRecord(
         RunStatus.PROVIDER_FAILED,
         Optional.of(RunFailure.ENTRYPOINT_CHANGED_DURING_RUN),
         OptionalInt.empty(),

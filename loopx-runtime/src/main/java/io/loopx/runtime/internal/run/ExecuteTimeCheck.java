@@ -9,6 +9,7 @@ import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
+import java.util.function.Supplier;
 import org.apiguardian.api.API;
 
 /**
@@ -73,6 +74,22 @@ public final class ExecuteTimeCheck {
 
     RevisionMoved(String operation) {
       super(ErrorKind.STATE_CONFLICT, "extension state changed during " + operation + "; retry");
+    }
+
+    /**
+     * Returns what {@code call} returns, calling it again (at most {@link #RESOLVE_AGAIN} more
+     * times) while it throws {@code RevisionMoved}: the one retry rule of run and dispatch.
+     */
+    public static <T> T retried(Supplier<T> call) {
+      for (int again = 0; ; again++) {
+        try {
+          return call.get();
+        } catch (RevisionMoved moved) {
+          if (again >= RESOLVE_AGAIN) {
+            throw moved;
+          }
+        }
+      }
     }
   }
 }

@@ -86,16 +86,19 @@ public final class ProviderCall {
 
     /**
      * Calls the provider with {@code extraArgs} and the one-shot launch shaped by {@code launch}
-     * (its stdin, limits), bounded by {@code deadline} (see {@link ProviderLaunch#call}); returns
-     * its outcome, or {@link ChangedDuringRun#outcome()} when the runtime changed during the call.
-     * An interrupted caller still gets the checks after the call; its interrupt status is set again
-     * on return.
+     * (its stdin, limits), bounded by {@code deadline}, on a warm worker unless {@code
+     * forceOneShot} (see {@link ProviderLaunch#call}); returns its outcome, or {@link
+     * ChangedDuringRun#outcome()} when the runtime changed during the call. An interrupted caller
+     * still gets the checks after the call; its interrupt status is set again on return.
      *
      * @throws io.loopx.api.LoopxException what the execute-time check throws (nothing ran), or a
      *     failure to revoke the proof
      */
     public ProviderOutcome run(
-        List<String> extraArgs, UnaryOperator<LaunchRequestBuilder> launch, CallDeadline deadline) {
+        List<String> extraArgs,
+        UnaryOperator<LaunchRequestBuilder> launch,
+        CallDeadline deadline,
+        boolean forceOneShot) {
       RuntimeSpec spec = manifest().runtime().orElseThrow();
       LaunchRequest oneShot =
           launch.apply(providers.request(runtime, spec, extraArgs, id, revision)).build();
@@ -108,6 +111,7 @@ public final class ProviderCall {
               revision,
               oneShot,
               deadline,
+              forceOneShot,
               () -> ExecuteTimeCheck.require(store, id, revision, runtime, operation));
       // File reads and a revoking write would fail on an interrupted thread.
       boolean interrupted = Thread.interrupted();

@@ -8,6 +8,7 @@ import io.loopx.api.provider.ProviderMain;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
+import io.loopx.runtime.internal.process.LaunchRequestRecord;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.worker.WorkerEvents;
 import io.loopx.runtime.internal.worker.Workers;
@@ -111,13 +112,14 @@ public final class ProviderLaunch {
   /**
    * Runs a prepared call whose governance checks have passed: on a warm worker of (id, revision,
    * identity) when {@code spec} declares {@code [runtime.worker]}, the launcher is LoopX's own, no
-   * extra arguments are given and the workers are not closed; else {@code oneShot} is started and
-   * classified (docs/contract/worker.md). {@code check} is the execute-time check: it runs right
-   * before the one-shot launch, or right before a worker is started for the call and before its
-   * frame is written, ordered with lifecycle commits ({@link #ordered}); what it throws propagates
-   * and nothing runs. Either way the call ends by the smaller of the manifest timeout and the
-   * caller's {@code deadline}: a one-shot launch gets that as its timeout (a deadline already past
-   * starts nothing and ends {@code timeout}).
+   * extra arguments are given, the caller did not ask for one-shot ({@code forceOneShot}) and the
+   * workers are not closed; else {@code oneShot} is started and classified
+   * (docs/contract/worker.md). {@code check} is the execute-time check: it runs right before the
+   * one-shot launch, or right before a worker is started for the call and before its frame is
+   * written, ordered with lifecycle commits ({@link #ordered}); what it throws propagates and
+   * nothing runs. Either way the call ends by the smaller of the manifest timeout and the caller's
+   * {@code deadline}: a one-shot launch gets that as its timeout (a deadline already past starts
+   * nothing and ends {@code timeout}).
    */
   public Called call(
       RuntimeResolution.Resolved runtime,
@@ -127,8 +129,9 @@ public final class ProviderLaunch {
       Revision revision,
       LaunchRequest oneShot,
       CallDeadline deadline,
+      boolean forceOneShot,
       Runnable check) {
-    if (spec.worker().isPresent() && extraArgs.isEmpty() && workers.isPresent()) {
+    if (!forceOneShot && spec.worker().isPresent() && extraArgs.isEmpty() && workers.isPresent()) {
       LaunchRequest start = workerLaunch(runtime, spec, id, revision);
       Optional<Workers.Outcome> outcome =
           workers
@@ -164,7 +167,7 @@ public final class ProviderLaunch {
   }
 
   private static LaunchRequest retimed(LaunchRequest request, Duration timeout) {
-    return new LaunchRequest(
+    return new LaunchRequestRecord(
         request.argv(),
         request.environment(),
         request.workingDirectory(),
@@ -172,7 +175,7 @@ public final class ProviderLaunch {
         timeout,
         request.stdoutLimit(),
         request.stderrLimit(),
-        request.executable(),
+        LaunchRequestRecord.stampOf(request),
         request.memoryLimit());
   }
 
@@ -305,13 +308,14 @@ public final class ProviderLaunch {
     if (keepStderr || result.stderr().length == 0) {
       return result;
     }
-    return new LaunchResult(
-        result.outcome(),
-        result.exitCode(),
-        result.startFailure(),
-        result.stdout(),
-        new byte[0],
-        result.duration());
+    return switch (result.outcome()) {
+      case NOT_STARTED -> result;
+      case EXITED ->
+          LaunchResult.exited(
+              result.exitCode().orElseThrow(), result.stdout(), new byte[0], result.duration());
+      default ->
+          LaunchResult.stopped(result.outcome(), result.stdout(), new byte[0], result.duration());
+    };
   }
 
   /**

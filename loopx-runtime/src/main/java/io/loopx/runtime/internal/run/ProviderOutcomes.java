@@ -5,6 +5,8 @@ import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.Mode;
+import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.internal.process.StderrTail;
 import io.loopx.runtime.process.Containment;
 import io.loopx.runtime.process.LaunchOutcome;
@@ -31,7 +33,7 @@ public final class ProviderOutcomes {
 
   /** The outcome of a preview: nothing ran. */
   public static ProviderOutcome preview() {
-    return new ProviderOutcome(
+    return new ProviderOutcomeRecord(
         RunStatus.READY, Optional.empty(), OptionalInt.empty(), Optional.empty());
   }
 
@@ -46,7 +48,7 @@ public final class ProviderOutcomes {
     return status(result).withStderrTail(StderrTail.of(result.stderr()));
   }
 
-  private static ProviderOutcome status(LaunchResult result) {
+  private static ProviderOutcomeRecord status(LaunchResult result) {
     byte[] stdout = result.stdout();
     // Stdout that crossed the cap was cut: its first bytes are never a result, even after a
     // timeout.
@@ -72,14 +74,14 @@ public final class ProviderOutcomes {
         return failed(RunStatus.PROVIDER_FAILED, RunFailure.STDERR_TOO_LARGE, object);
       case EXITED:
         if (object.isEmpty()) {
-          return new ProviderOutcome(
+          return new ProviderOutcomeRecord(
               RunStatus.INVALID_PROVIDER_OUTPUT,
               Optional.of(RunFailure.RESPONSE_NOT_JSON_OBJECT),
               result.exitCode(),
               object);
         }
         boolean failedRun = result.exitCode().getAsInt() != 0 || saysNotOk(object.get());
-        return new ProviderOutcome(
+        return new ProviderOutcomeRecord(
             failedRun ? RunStatus.PROVIDER_FAILED : RunStatus.SUCCEEDED,
             Optional.empty(),
             result.exitCode(),
@@ -93,7 +95,7 @@ public final class ProviderOutcomes {
    * provider_failed}; there is never an exit code.
    */
   public static ProviderOutcome inProcess(ObjectNode response) {
-    return new ProviderOutcome(
+    return new ProviderOutcomeRecord(
         saysNotOk(response) ? RunStatus.PROVIDER_FAILED : RunStatus.SUCCEEDED,
         Optional.empty(),
         OptionalInt.empty(),
@@ -102,7 +104,7 @@ public final class ProviderOutcomes {
 
   /** The outcome of an in-process provider that threw: {@code provider_failed}, no result. */
   public static ProviderOutcome inProcessFailure() {
-    return new ProviderOutcome(
+    return new ProviderOutcomeRecord(
         RunStatus.PROVIDER_FAILED, Optional.empty(), OptionalInt.empty(), Optional.empty());
   }
 
@@ -111,14 +113,14 @@ public final class ProviderOutcomes {
    *
    * @throws InvalidValueException when {@code manifest} has no runtime
    */
-  public static RunReceipt runPreview(ExtensionManifest manifest, RunRequest request) {
-    return new RunReceipt(
+  public static RunReceipt runPreview(ExtensionManifest manifest, RequestBody request) {
+    return new RunReceiptRecord(
         manifest.id(),
         manifest.version(),
         manifest.revision(),
         runtime(manifest).protocol(),
-        true,
-        new ProviderOutcome(
+        Mode.PREVIEW,
+        new ProviderOutcomeRecord(
             RunStatus.READY, Optional.empty(), OptionalInt.empty(), Optional.empty()),
         request.schemaVersion(),
         Optional.empty());
@@ -132,7 +134,7 @@ public final class ProviderOutcomes {
    */
   public static RunReceipt runExecuted(
       ExtensionManifest manifest,
-      RunRequest request,
+      RequestBody request,
       LaunchResult result,
       Optional<Containment> containment) {
     return runExecuted(manifest, request, classify(result), containment);
@@ -145,7 +147,7 @@ public final class ProviderOutcomes {
    */
   public static RunReceipt runExecuted(
       ExtensionManifest manifest,
-      RunRequest request,
+      RequestBody request,
       ProviderOutcome outcome,
       Optional<Containment> containment) {
     return runExecuted(manifest, request, outcome, containment, OptionalLong.empty());
@@ -159,26 +161,26 @@ public final class ProviderOutcomes {
    */
   public static RunReceipt runExecuted(
       ExtensionManifest manifest,
-      RunRequest request,
+      RequestBody request,
       ProviderOutcome outcome,
       Optional<Containment> containment,
       OptionalLong memoryLimit) {
     RuntimeSpec runtime = runtime(manifest);
-    return new RunReceipt(
+    return new RunReceiptRecord(
         manifest.id(),
         manifest.version(),
         manifest.revision(),
         runtime.protocol(),
-        false,
+        Mode.EXECUTE,
         outcome,
         request.schemaVersion(),
         containment,
         memoryLimit);
   }
 
-  private static ProviderOutcome failed(
+  private static ProviderOutcomeRecord failed(
       RunStatus status, RunFailure failure, Optional<ObjectNode> object) {
-    return new ProviderOutcome(status, Optional.of(failure), OptionalInt.empty(), object);
+    return new ProviderOutcomeRecord(status, Optional.of(failure), OptionalInt.empty(), object);
   }
 
   private static Optional<ObjectNode> oneObject(byte[] stdout) {

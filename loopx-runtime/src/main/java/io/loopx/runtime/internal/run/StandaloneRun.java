@@ -24,7 +24,7 @@ import org.apiguardian.api.API;
  *
  * <p>The request has already been validated; first, still before any state is read, its
  * re-serialised form, the bytes the provider receives, is held to the same {@link
- * RunRequest#MAX_BYTES} cap ({@code 1e5} is re-spelled {@code 1E+5}, so it can grow). Then, on one
+ * RequestBody#MAX_BYTES} cap ({@code 1e5} is re-spelled {@code 1E+5}, so it can grow). Then, on one
  * read of the activation state, in this order and in previews too: installed, enabled, doctor proof
  * fresh (the runtime resolved now from its saved location, its identity in the proof of the active
  * revision), standalone (no {@code [[provides]]} / {@code [[implements]]}), no permission declared.
@@ -45,35 +45,26 @@ public final class StandaloneRun {
     this.calls = new ProviderCall(store, freshness, providers, "run");
   }
 
-  /** Runs extension {@code id} with the validated {@code request}; a preview starts nothing. */
-  public RunReceipt run(ExtensionId id, RunRequest request, Mode mode) {
-    return run(id, request, mode, CallDeadline.none());
-  }
-
   /**
-   * As {@link #run(ExtensionId, RunRequest, Mode)}, the provider bounded by the smaller of the
-   * manifest timeout and {@code deadline}.
+   * Runs extension {@code id} with the validated {@code request}, the provider bounded by the
+   * smaller of the manifest timeout and {@code deadline}, on a warm worker unless {@code oneShot};
+   * a preview starts nothing.
    */
-  public RunReceipt run(ExtensionId id, RunRequest request, Mode mode, CallDeadline deadline) {
-    for (int again = 0; ; again++) {
-      try {
-        return runOnce(id, request, mode, deadline);
-      } catch (ExecuteTimeCheck.RevisionMoved moved) {
-        // An upgrade or rollback committed after the state was read: the run starts again on it.
-        if (again >= ExecuteTimeCheck.RevisionMoved.RESOLVE_AGAIN) {
-          throw moved;
-        }
-      }
-    }
+  public RunReceipt run(
+      ExtensionId id, RequestBody request, Mode mode, CallDeadline deadline, boolean oneShot) {
+    // An upgrade or rollback committed after the state was read: the run starts again on it.
+    return ExecuteTimeCheck.RevisionMoved.retried(
+        () -> runOnce(id, request, mode, deadline, oneShot));
   }
 
-  private RunReceipt runOnce(ExtensionId id, RunRequest request, Mode mode, CallDeadline deadline) {
+  private RunReceipt runOnce(
+      ExtensionId id, RequestBody request, Mode mode, CallDeadline deadline, boolean oneShot) {
     byte[] stdin = request.providerInput();
-    if (stdin.length > RunRequest.MAX_BYTES) {
+    if (stdin.length > RequestBody.MAX_BYTES) {
       throw new LoopxException(
           ErrorKind.REQUEST_INVALID,
           "request exceeds the "
-              + RunRequest.MAX_BYTES
+              + RequestBody.MAX_BYTES
               + "-byte limit once re-serialised for the provider: "
               + stdin.length
               + " bytes");
@@ -114,7 +105,8 @@ public final class StandaloneRun {
                     .stdin(stdin)
                     .stdoutLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT)
                     .stderrLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT),
-            deadline);
+            deadline,
+            oneShot);
     return ProviderOutcomes.runExecuted(
         manifest, request, outcome, providers.containment(), providers.memoryLimit(spec));
   }

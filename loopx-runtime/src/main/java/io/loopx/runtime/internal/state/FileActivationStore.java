@@ -7,6 +7,7 @@ import io.loopx.runtime.internal.identity.IdentityCache;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.EntryChange;
+import io.loopx.runtime.state.StateFormat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -187,7 +188,7 @@ public final class FileActivationStore implements ActivationStore {
       }
       return last.state();
     }
-    ActivationState state = StateCodec.decode(bytes);
+    ActivationState state = StateFormat.decode(bytes);
     lastDecoded.set(new Decoded(bytes, state, stat));
     return state;
   }
@@ -218,7 +219,7 @@ public final class FileActivationStore implements ActivationStore {
         }
         next = next.with(change.id(), change.replacement());
       }
-      byte[] bytes = StateCodec.encode(next);
+      byte[] bytes = StateFormat.encode(next);
       write(bytes);
       lastDecoded.set(new Decoded(bytes, next, Optional.empty()));
       return next;

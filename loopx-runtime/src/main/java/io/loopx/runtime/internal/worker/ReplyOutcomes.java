@@ -1,5 +1,6 @@
 package io.loopx.runtime.internal.worker;
 
+import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.internal.process.StderrTail;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunFailure;
@@ -25,7 +26,7 @@ final class ReplyOutcomes {
       JsonNode ok = response.get("ok");
       boolean notOk = ok != null && ok.isBoolean() && !ok.booleanValue();
       return new Workers.Outcome(
-          new ProviderOutcome(
+          new ProviderOutcomeRecord(
               notOk ? RunStatus.PROVIDER_FAILED : RunStatus.SUCCEEDED,
               Optional.empty(),
               OptionalInt.empty(),
@@ -34,7 +35,7 @@ final class ReplyOutcomes {
     }
     if (reply instanceof Reply.Mismatch) {
       return new Workers.Outcome(
-          new ProviderOutcome(
+          new ProviderOutcomeRecord(
               RunStatus.PROVIDER_FAILED,
               Optional.of(RunFailure.ENTRYPOINT_CHANGED_DURING_RUN),
               OptionalInt.empty(),
@@ -50,8 +51,9 @@ final class ReplyOutcomes {
         failure == RunFailure.RESPONSE_TOO_LARGE
             ? RunStatus.INVALID_PROVIDER_OUTPUT
             : RunStatus.PROVIDER_FAILED;
-    ProviderOutcome outcome =
-        new ProviderOutcome(status, Optional.of(failure), OptionalInt.empty(), Optional.empty());
+    ProviderOutcomeRecord outcome =
+        new ProviderOutcomeRecord(
+            status, Optional.of(failure), OptionalInt.empty(), Optional.empty());
     return keepStderr && stderr != null ? outcome.withStderrTail(StderrTail.of(stderr)) : outcome;
   }
 }

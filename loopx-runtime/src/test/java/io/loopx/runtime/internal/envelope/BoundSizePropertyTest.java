@@ -10,7 +10,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import io.loopx.api.json.StrictJson;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.internal.state.Reliability;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
@@ -36,7 +36,7 @@ class BoundSizePropertyTest {
   private static final ActionToken ACTION = ActionToken.of("demo.recall");
   private static final ExtensionId ID = ExtensionId.of("demo-provider");
   private static final Revision REVISION = Revision.of("0123456789abcdef");
-  private static final int LIMIT = RunRequest.MAX_BYTES;
+  private static final int LIMIT = RequestBody.MAX_BYTES;
   private static final AtomicInteger SENT = new AtomicInteger();
   private static final AtomicInteger REFUSED = new AtomicInteger();
 

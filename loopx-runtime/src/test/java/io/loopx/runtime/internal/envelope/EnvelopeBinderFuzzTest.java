@@ -12,7 +12,7 @@ import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.envelope.EnvelopeVerifier.Expectation;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.json.StrictJson;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import java.math.BigDecimal;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -21,7 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Fuzzes the host side of a dispatch, from the caller's bytes to the provider's stdin: {@link
- * RunRequest#parse} then {@link EnvelopeBinder#bindForWire}. Any bytes are either refused with
+ * RequestBody#parse} then {@link EnvelopeBinder#bindForWire}. Any bytes are either refused with
  * {@code request_invalid} or give at most 1,000,000 bytes that verify and in which every number,
  * read at full precision, is exactly the value the request digest canonicalised.
  *
@@ -39,14 +39,14 @@ class EnvelopeBinderFuzzTest {
   void bindSendsOnlyWhatTheDigestBinds(byte[] input) {
     EnvelopeBinder.Bound bound;
     try {
-      RunRequest request = RunRequest.parse(input);
+      RequestBody request = RequestBody.parse(input);
       bound = EnvelopeBinder.bindForWire(ACTION, SCOPE, ID, REVISION, request.body());
     } catch (LoopxException e) {
       assertThat(e.kind()).isEqualTo(ErrorKind.REQUEST_INVALID);
       assertThat(e.getMessage()).isNotBlank();
       return;
     }
-    assertThat(bound.stdin().length).isLessThanOrEqualTo(RunRequest.MAX_BYTES);
+    assertThat(bound.stdin().length).isLessThanOrEqualTo(RequestBody.MAX_BYTES);
     ObjectNode received = StrictJson.parseObject(bound.stdin());
     ObjectNode bare =
         EnvelopeVerifier.verify(received, new Expectation(ACTION, SCOPE, ID, REVISION));

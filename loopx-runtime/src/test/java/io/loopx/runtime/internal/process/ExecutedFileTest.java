@@ -5,7 +5,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.runtime.internal.process.ExecutedFile.Verdict;
-import io.loopx.runtime.process.FileStamp;
 import io.loopx.runtime.process.LaunchOutcome;
 import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
@@ -52,7 +51,7 @@ class ExecutedFileTest {
             .terminationGrace(Duration.ofMillis(300))
             .build();
     return launcher.launch(
-        new LaunchRequest(
+        new LaunchRequestRecord(
             List.of(program.toString(), received.toString()),
             ENV,
             Optional.empty(),
@@ -167,7 +166,7 @@ class ExecutedFileTest {
     LaunchResult result =
         OsProcessLauncher.create()
             .launch(
-                new LaunchRequest(
+                new LaunchRequestRecord(
                     List.of(provider.toString(), dir.resolve("received").toString()),
                     ENV,
                     Optional.empty(),

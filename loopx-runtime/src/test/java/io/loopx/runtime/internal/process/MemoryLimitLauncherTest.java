@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchRequest;
 import io.loopx.runtime.process.LaunchResult;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -85,7 +84,7 @@ class MemoryLimitLauncherTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () ->
                 LaunchRequestBuilder.of(List.of("true"))
-                    .memoryLimit(LaunchRequest.MIN_MEMORY_LIMIT - 1)
+                    .memoryLimit(LaunchRequestRecord.MIN_MEMORY_LIMIT - 1)
                     .build())
         .isInstanceOf(io.loopx.api.InvalidValueException.class);
   }

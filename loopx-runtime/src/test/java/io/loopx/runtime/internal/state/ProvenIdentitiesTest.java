@@ -16,6 +16,7 @@ import io.loopx.api.json.StrictJson;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ExtensionRecord;
 import io.loopx.runtime.state.RevisionSnapshot;
+import io.loopx.runtime.state.StateFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,15 +51,15 @@ class ProvenIdentitiesTest {
   }
 
   private static ActivationState roundTrip(ActivationState state) {
-    return StateCodec.decode(StateCodec.encode(state));
+    return StateFormat.decode(StateFormat.encode(state));
   }
 
   /** Encodes {@code state}, lets {@code edit} change the first revision's JSON, decodes. */
   private static ActivationState decodeEdited(ActivationState state, Consumer<ObjectNode> edit) {
-    JsonNode root = StrictJson.parse(StateCodec.encode(state));
+    JsonNode root = StrictJson.parse(StateFormat.encode(state));
     ObjectNode revision = (ObjectNode) root.get("extensions").get("alpha").get("revisions").get(0);
     edit.accept(revision);
-    return StateCodec.decode(MAPPER.writeValueAsString(root).getBytes(UTF_8));
+    return StateFormat.decode(MAPPER.writeValueAsString(root).getBytes(UTF_8));
   }
 
   private static void assertInvalidEntry(Runnable read, String detail) {
@@ -125,9 +126,9 @@ class ProvenIdentitiesTest {
   void roundTripKeepsTheFieldAndWritesItForEveryRevision() {
     ActivationState state = state(ExtensionRecords.rolledBack(upgraded(), identity(3)));
 
-    byte[] bytes = StateCodec.encode(state);
+    byte[] bytes = StateFormat.encode(state);
 
-    assertThat(StateCodec.decode(bytes)).isEqualTo(state);
+    assertThat(StateFormat.decode(bytes)).isEqualTo(state);
     JsonNode revisions = StrictJson.parse(bytes).get("extensions").get("alpha").get("revisions");
     assertThat(revisions.get(0).get("proven_identities").toString())
         .isEqualTo("[\"" + identity(1) + "\",\"" + identity(3) + "\"]");
@@ -138,14 +139,14 @@ class ProvenIdentitiesTest {
   @Test
   void anOldStateFileWithoutTheFieldStillReadsWithNothingProven() {
     ActivationState state = state(upgraded());
-    JsonNode root = StrictJson.parse(StateCodec.encode(state));
+    JsonNode root = StrictJson.parse(StateFormat.encode(state));
     for (JsonNode revision : root.get("extensions").get("alpha").get("revisions")) {
       ((ObjectNode) revision).remove("proven_identities");
     }
     String old = MAPPER.writeValueAsString(root);
     assertThat(old).doesNotContain("proven_identities");
 
-    ActivationState read = StateCodec.decode(old.getBytes(UTF_8));
+    ActivationState read = StateFormat.decode(old.getBytes(UTF_8));
 
     ExtensionRecord r = read.get(ALPHA).orElseThrow();
     assertThat(r.revisions()).allSatisfy(s -> assertThat(s.provenIdentities()).isEmpty());

@@ -7,6 +7,7 @@ import io.loopx.api.LoopxException;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
+import io.loopx.runtime.state.StateFormat;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -143,7 +144,7 @@ final class StateChildMain {
     FileActivationStore store =
         FileActivationStore.at(state).withObserver(step -> say("STEP " + step));
     // Warm up the codec and hashing so that kills land in writes rather than in class loading.
-    StateCodec.decode(StateCodec.encode(StateWorkload.step(store.read(), prefix, max)));
+    StateFormat.decode(StateFormat.encode(StateWorkload.step(store.read(), prefix, max)));
     say("READY");
     for (int i = 0; i < max; i++) {
       List<EntryChange> changes = StateWorkload.next(store.read(), prefix, i);

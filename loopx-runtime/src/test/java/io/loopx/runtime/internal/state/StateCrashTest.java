@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.StateFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -123,7 +124,7 @@ class StateCrashTest {
         } else {
           // The kill lands with the complete new state in a temp file beside the old state.
           assertThat(temps).as("temp files after %s", step).hasSize(1);
-          assertThat(StateCodec.decode(Files.readAllBytes(temps.get(0)))).isEqualTo(after);
+          assertThat(StateFormat.decode(Files.readAllBytes(temps.get(0)))).isEqualTo(after);
         }
         child.kill();
         kills++;

@@ -2,6 +2,7 @@ package io.loopx.samples.cli;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
+import io.loopx.runtime.run.RunRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -39,7 +40,7 @@ final class ExtensionRunCommand extends SessionCommand {
     ExtensionId extension = Arguments.extensionId(id);
     Loopx loopx = session.loopx(settings);
     try (InputStream request = input.open(session)) {
-      return Views.invocation(loopx.run(extension, request, settings.mode()));
+      return Views.invocation(loopx.run(RunRequest.of(extension, request), settings.mode()));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot close the request input", e);
     }

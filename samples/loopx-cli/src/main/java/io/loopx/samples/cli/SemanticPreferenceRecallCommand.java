@@ -8,7 +8,6 @@ import io.loopx.runtime.dispatch.DispatchRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -54,15 +53,14 @@ final class SemanticPreferenceRecallCommand extends SessionCommand {
   }
 
   /** The dispatch of a recall: capability, protocol, action, scope and permission, no arguments. */
-  static DispatchRequest request(Optional<ProviderId> provider) {
-    return new DispatchRequest(
-        SampleCatalog.SEMANTIC_PREFERENCE,
-        PROTOCOL,
-        SampleHostPolicy.RECALL,
-        SampleHostPolicy.recallScope(),
-        READ,
-        provider,
-        List.of());
+  static DispatchRequest.Builder request(Optional<ProviderId> provider) {
+    DispatchRequest.Builder b =
+        DispatchRequest.builder(
+                SampleCatalog.SEMANTIC_PREFERENCE, PROTOCOL, SampleHostPolicy.RECALL)
+            .scope(SampleHostPolicy.recallScope())
+            .permission(READ);
+    provider.ifPresent(b::providerId);
+    return b;
   }
 
   @Override
@@ -70,10 +68,10 @@ final class SemanticPreferenceRecallCommand extends SessionCommand {
     String named = extensionId;
     Optional<ProviderId> provider =
         named == null ? Optional.empty() : Optional.of(ProviderId.of(Arguments.extensionId(named)));
-    DispatchRequest request = request(provider);
+    DispatchRequest.Builder request = request(provider);
     Loopx loopx = session.loopx(settings);
     try (InputStream body = input.open(session)) {
-      return Views.invocation(loopx.dispatch(request, body, settings.mode()));
+      return Views.invocation(loopx.dispatch(request.input(body).build(), settings.mode()));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot close the request input", e);
     }

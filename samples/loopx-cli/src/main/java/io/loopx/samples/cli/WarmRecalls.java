@@ -51,7 +51,7 @@ record WarmRecalls(
    */
   static WarmRecalls measure(CliEnvironment environment, Path runtimeRoot, byte[] request) {
     Set<Long> before = liveDescendants();
-    DispatchRequest dispatch = SemanticPreferenceRecallCommand.request(Optional.empty());
+    DispatchRequest.Builder dispatch = SemanticPreferenceRecallCommand.request(Optional.empty());
     List<String> failures = new ArrayList<>();
     List<Double> oneShot = new ArrayList<>();
     Loopx closed = CliSession.builder(environment).runtimeRoot(runtimeRoot).build();
@@ -70,7 +70,7 @@ record WarmRecalls(
   /** Makes the recalls; returns how many a worker answered. */
   private static int recall(
       Loopx loopx,
-      DispatchRequest dispatch,
+      DispatchRequest.Builder dispatch,
       byte[] request,
       String path,
       List<Double> millis,
@@ -79,7 +79,7 @@ record WarmRecalls(
     for (int i = 0; i < RECALLS; i++) {
       long start = System.nanoTime();
       try {
-        DispatchReceipt r = loopx.dispatch(dispatch, request, Mode.EXECUTE);
+        DispatchReceipt r = loopx.dispatch(dispatch.input(request).build(), Mode.EXECUTE);
         millis.add(Math.round((System.nanoTime() - start) / 100_000.0) / 10.0);
         if (r.outcome().status() != RunStatus.SUCCEEDED) {
           failures.add(path + " recall " + (i + 1) + ": " + r.outcome().status().wireName());

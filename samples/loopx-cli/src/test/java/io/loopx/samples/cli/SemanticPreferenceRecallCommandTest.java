@@ -23,7 +23,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -434,15 +433,18 @@ class SemanticPreferenceRecallCommandTest {
 
   // ------------------------------------------------------------------ the sample host's policy
 
-  static DispatchRequest dispatch(String action, ObjectNode scope) {
-    return new DispatchRequest(
-        SampleCatalog.SEMANTIC_PREFERENCE,
-        SemanticPreferenceRecallCommand.PROTOCOL,
-        io.loopx.api.ActionToken.of(action),
-        scope,
-        Permission.of("semantic_preference.read"),
-        Optional.empty(),
-        List.of());
+  static DispatchRequest.Builder dispatch(String action, ObjectNode scope) {
+    return DispatchRequest.builder(
+            SampleCatalog.SEMANTIC_PREFERENCE,
+            SemanticPreferenceRecallCommand.PROTOCOL,
+            io.loopx.api.ActionToken.of(action))
+        .scope(scope)
+        .permission(Permission.of("semantic_preference.read"));
+  }
+
+  /** What the policy is asked about: the dispatch with an empty request. */
+  static DispatchRequest asked(String action, ObjectNode scope) {
+    return dispatch(action, scope).input("{}".getBytes(UTF_8)).build();
   }
 
   @Test
@@ -455,16 +457,16 @@ class SemanticPreferenceRecallCommandTest {
 
     assertThat(
             policy
-                .decide(dispatch("semantic_preference.recall", SampleHostPolicy.recallScope()))
+                .decide(asked("semantic_preference.recall", SampleHostPolicy.recallScope()))
                 .allowed())
         .isTrue();
     assertThat(
             policy
-                .decide(dispatch("semantic_preference.forget", SampleHostPolicy.recallScope()))
+                .decide(asked("semantic_preference.forget", SampleHostPolicy.recallScope()))
                 .reason())
         .hasValueSatisfying(r -> assertThat(r).contains("`semantic_preference.forget`"));
-    assertThat(policy.decide(dispatch("semantic_preference.recall", wider)).allowed()).isFalse();
-    assertThat(policy.decide(dispatch("semantic_preference.recall", other)).allowed()).isFalse();
+    assertThat(policy.decide(asked("semantic_preference.recall", wider)).allowed()).isFalse();
+    assertThat(policy.decide(asked("semantic_preference.recall", other)).allowed()).isFalse();
   }
 
   /**
@@ -487,8 +489,9 @@ class SemanticPreferenceRecallCommandTest {
     assertThatThrownBy(
             () ->
                 loopx.dispatch(
-                    dispatch("semantic_preference.forget", SampleHostPolicy.recallScope()),
-                    REQUEST.getBytes(UTF_8),
+                    dispatch("semantic_preference.forget", SampleHostPolicy.recallScope())
+                        .input(REQUEST.getBytes(UTF_8))
+                        .build(),
                     Mode.EXECUTE))
         .isInstanceOfSatisfying(
             LoopxException.class,
@@ -500,8 +503,9 @@ class SemanticPreferenceRecallCommandTest {
     assertThat(
             loopx
                 .dispatch(
-                    dispatch("semantic_preference.recall", SampleHostPolicy.recallScope()),
-                    REQUEST.getBytes(UTF_8),
+                    dispatch("semantic_preference.recall", SampleHostPolicy.recallScope())
+                        .input(REQUEST.getBytes(UTF_8))
+                        .build(),
                     Mode.PREVIEW)
                 .ok())
         .isTrue();

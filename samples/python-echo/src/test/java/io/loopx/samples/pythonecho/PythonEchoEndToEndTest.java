@@ -105,11 +105,15 @@ class PythonEchoEndToEndTest {
     return loopx;
   }
 
-  private static DispatchRequest request(String operation) {
+  private static DispatchRequest.Builder request(String operation) {
+    return DispatchRequest.builder(CAP, PROTOCOL, ACTION).scope(scope(operation)).permission(ECHO);
+  }
+
+  private static ObjectNode scope(String operation) {
     ObjectNode scope = JsonNodeFactory.instance.objectNode();
     scope.put("capability_id", CAP.value());
     scope.put("operation", operation);
-    return new DispatchRequest(CAP, PROTOCOL, ACTION, scope, ECHO, Optional.empty(), List.of());
+    return scope;
   }
 
   private static byte[] body(String json) {
@@ -130,9 +134,11 @@ class PythonEchoEndToEndTest {
 
     DispatchReceipt echoed =
         loopx.dispatch(
-            request("echo"),
-            body(
-                "{\"schema_version\":\"text_echo_request_v0\",\"text\":\"h\u00e9llo \ud83d\ude00\"}"),
+            request("echo")
+                .input(
+                    body(
+                        "{\"schema_version\":\"text_echo_request_v0\",\"text\":\"h\u00e9llo \ud83d\ude00\"}"))
+                .build(),
             Mode.EXECUTE);
     assertThat(echoed.ok()).as(echoed.toJson().toString()).isTrue();
     assertThat(echoed.providerId().value()).isEqualTo(ID.value());
@@ -144,8 +150,11 @@ class PythonEchoEndToEndTest {
     // The provider refuses a key it does not know, after verifying the envelope.
     DispatchReceipt unknown =
         loopx.dispatch(
-            request("echo"),
-            body("{\"schema_version\":\"text_echo_request_v0\",\"text\":\"x\",\"shout\":true}"),
+            request("echo")
+                .input(
+                    body(
+                        "{\"schema_version\":\"text_echo_request_v0\",\"text\":\"x\",\"shout\":true}"))
+                .build(),
             Mode.EXECUTE);
     assertThat(unknown.outcome().status()).isEqualTo(RunStatus.PROVIDER_FAILED);
     assertThat(unknown.outcome().providerResult().orElseThrow().get("error").stringValue())
@@ -154,8 +163,9 @@ class PythonEchoEndToEndTest {
     // A host that binds another scope than the provider expects is refused by the provider.
     DispatchReceipt otherScope =
         loopx.dispatch(
-            request("delete"),
-            body("{\"schema_version\":\"text_echo_request_v0\",\"text\":\"x\"}"),
+            request("delete")
+                .input(body("{\"schema_version\":\"text_echo_request_v0\",\"text\":\"x\"}"))
+                .build(),
             Mode.EXECUTE);
     assertThat(otherScope.outcome().status()).isEqualTo(RunStatus.PROVIDER_FAILED);
     assertThat(otherScope.outcome().providerResult().orElseThrow().get("error").stringValue())
@@ -165,8 +175,9 @@ class PythonEchoEndToEndTest {
     assertThatThrownBy(
             () ->
                 loopx.dispatch(
-                    request("echo"),
-                    body("{\"schema_version\":\"text_echo_request_v0\",\"text\":\"x\"}"),
+                    request("echo")
+                        .input(body("{\"schema_version\":\"text_echo_request_v0\",\"text\":\"x\"}"))
+                        .build(),
                     Mode.EXECUTE))
         .isInstanceOfSatisfying(
             LoopxException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.RESOLUTION_FAILED));
@@ -187,8 +198,10 @@ class PythonEchoEndToEndTest {
     for (int i = 0; i < 3; i++) {
       DispatchReceipt receipt =
           loopx.dispatch(
-              request("echo"),
-              body("{\"schema_version\":\"text_echo_request_v0\",\"text\":\"w" + i + "\"}"),
+              request("echo")
+                  .input(
+                      body("{\"schema_version\":\"text_echo_request_v0\",\"text\":\"w" + i + "\"}"))
+                  .build(),
               Mode.EXECUTE);
       assertThat(receipt.ok()).as(receipt.toJson().toString()).isTrue();
       // A worker's response has no exit code; a one-shot run's has 0.
@@ -198,8 +211,9 @@ class PythonEchoEndToEndTest {
     }
     DispatchReceipt refused =
         loopx.dispatch(
-            request("delete"),
-            body("{\"schema_version\":\"text_echo_request_v0\",\"text\":\"x\"}"),
+            request("delete")
+                .input(body("{\"schema_version\":\"text_echo_request_v0\",\"text\":\"x\"}"))
+                .build(),
             Mode.EXECUTE);
     assertThat(refused.outcome().status()).isEqualTo(RunStatus.PROVIDER_FAILED);
     assertThat(refused.outcome().providerResult().orElseThrow().get("error").stringValue())
@@ -220,7 +234,7 @@ class PythonEchoEndToEndTest {
     for (Path manifest : List.of(Path.of("extension.toml"), pkg.resolve("extension.toml"))) {
       ConformanceReceipt receipt =
           ProviderConformance.builder(LoadedManifest.load(manifest), example)
-              .binding(ACTION, request("echo").scope())
+              .binding(ACTION, scope("echo"))
               .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
               .build()
               .verify();

@@ -8,7 +8,7 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
-import io.loopx.runtime.internal.run.RunRequest;
+import io.loopx.runtime.internal.run.RequestBody;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The input rules of docs/contract/run.md, checked before any activation state is read. */
-class RunRequestTest {
+class RequestBodyTest {
   static final String TOO_LARGE = "request exceeds the 1000000-byte limit";
   static final String UNREADABLE = "request must be a readable JSON object";
   static final String NOT_OBJECT = "request must be a JSON object";
@@ -63,16 +63,16 @@ class RunRequestTest {
 
   @Test
   void exactlyTheLimitIsAcceptedAndOneByteMoreIsRejected() {
-    byte[] atLimit = objectOfSize(RunRequest.MAX_BYTES);
-    byte[] overLimit = objectOfSize(RunRequest.MAX_BYTES + 1);
+    byte[] atLimit = objectOfSize(RequestBody.MAX_BYTES);
+    byte[] overLimit = objectOfSize(RequestBody.MAX_BYTES + 1);
 
-    assertThat(RunRequest.parse(atLimit).body().get("a").asString())
-        .hasSize(RunRequest.MAX_BYTES - 10);
-    assertThat(RunRequest.read(new ByteArrayInputStream(atLimit)).providerInput())
-        .hasSize(RunRequest.MAX_BYTES - 2);
-    assertFails(() -> RunRequest.parse(overLimit), ErrorKind.REQUEST_INVALID, TOO_LARGE);
+    assertThat(RequestBody.parse(atLimit).body().get("a").asString())
+        .hasSize(RequestBody.MAX_BYTES - 10);
+    assertThat(RequestBody.read(new ByteArrayInputStream(atLimit)).providerInput())
+        .hasSize(RequestBody.MAX_BYTES - 2);
+    assertFails(() -> RequestBody.parse(overLimit), ErrorKind.REQUEST_INVALID, TOO_LARGE);
     assertFails(
-        () -> RunRequest.read(new ByteArrayInputStream(overLimit)),
+        () -> RequestBody.read(new ByteArrayInputStream(overLimit)),
         ErrorKind.REQUEST_INVALID,
         TOO_LARGE);
   }
@@ -81,8 +81,8 @@ class RunRequestTest {
   void anEndlessStreamIsRejectedAfterTheLimitPlusOneByte() {
     EndlessStream endless = new EndlessStream();
 
-    assertFails(() -> RunRequest.read(endless), ErrorKind.REQUEST_INVALID, TOO_LARGE);
-    assertThat(endless.read).isEqualTo(RunRequest.MAX_BYTES + 1L);
+    assertFails(() -> RequestBody.read(endless), ErrorKind.REQUEST_INVALID, TOO_LARGE);
+    assertThat(endless.read).isEqualTo(RequestBody.MAX_BYTES + 1L);
   }
 
   @Test
@@ -95,8 +95,8 @@ class RunRequestTest {
           }
         };
 
-    assertFails(() -> RunRequest.read(broken), ErrorKind.REQUEST_INVALID, UNREADABLE);
-    assertFails(() -> RunRequest.read(broken), ErrorKind.REQUEST_INVALID, "disk on fire");
+    assertFails(() -> RequestBody.read(broken), ErrorKind.REQUEST_INVALID, UNREADABLE);
+    assertFails(() -> RequestBody.read(broken), ErrorKind.REQUEST_INVALID, "disk on fire");
   }
 
   @ParameterizedTest
@@ -116,7 +116,7 @@ class RunRequestTest {
         "// c\n{}"
       })
   void textThatIsNotOneStrictJsonValueIsUnreadable(String text) {
-    assertFails(() -> RunRequest.parse(utf8(text)), ErrorKind.REQUEST_INVALID, UNREADABLE);
+    assertFails(() -> RequestBody.parse(utf8(text)), ErrorKind.REQUEST_INVALID, UNREADABLE);
   }
 
   @Test
@@ -126,31 +126,31 @@ class RunRequestTest {
     byte[] overlong = {'{', '"', (byte) 0xC0, (byte) 0xAF, '"', ':', '1', '}'};
 
     for (byte[] bytes : new byte[][] {latin1, utf16, overlong}) {
-      assertFails(() -> RunRequest.parse(bytes), ErrorKind.REQUEST_INVALID, UNREADABLE);
+      assertFails(() -> RequestBody.parse(bytes), ErrorKind.REQUEST_INVALID, UNREADABLE);
     }
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"[]", "[{}]", "\"text\"", "1", "null", "true"})
   void aValueThatIsNotAnObjectIsRejected(String text) {
-    assertFails(() -> RunRequest.parse(utf8(text)), ErrorKind.REQUEST_INVALID, NOT_OBJECT);
+    assertFails(() -> RequestBody.parse(utf8(text)), ErrorKind.REQUEST_INVALID, NOT_OBJECT);
   }
 
   @Test
   void aTopLevelExecutionEnvelopeIsReserved() {
     assertFails(
-        () -> RunRequest.parse(utf8("{\"a\":1,\"execution_envelope\":null}")),
+        () -> RequestBody.parse(utf8("{\"a\":1,\"execution_envelope\":null}")),
         ErrorKind.REQUEST_INVALID,
         RESERVED);
     // Only the top level is reserved.
-    assertThat(RunRequest.parse(utf8("{\"a\":{\"execution_envelope\":{}}}")).body().has("a"))
+    assertThat(RequestBody.parse(utf8("{\"a\":{\"execution_envelope\":{}}}")).body().has("a"))
         .isTrue();
   }
 
   @Test
   void theProviderInputIsCompactUtf8InKeyOrder() {
-    RunRequest request =
-        RunRequest.parse(utf8(" {\"z\": 1, \"a\": [true, null, 0.10], \"é\": \"日本 🎉\"} "));
+    RequestBody request =
+        RequestBody.parse(utf8(" {\"z\": 1, \"a\": [true, null, 0.10], \"é\": \"日本 🎉\"} "));
 
     assertThat(request.providerInput())
         .isEqualTo(utf8("{\"z\":1,\"a\":[true,null,0.10],\"é\":\"日本 🎉\"}"));
@@ -159,16 +159,16 @@ class RunRequestTest {
 
   @Test
   void theSchemaVersionIsTakenOnlyWhenItIsAString() {
-    assertThat(RunRequest.parse(utf8("{\"schema_version\":\"x_v1\"}")).schemaVersion())
+    assertThat(RequestBody.parse(utf8("{\"schema_version\":\"x_v1\"}")).schemaVersion())
         .contains("x_v1");
-    assertThat(RunRequest.parse(utf8("{\"schema_version\":1}")).schemaVersion()).isEmpty();
-    assertThat(RunRequest.parse(utf8("{\"s\":{\"schema_version\":\"x\"}}")).schemaVersion())
+    assertThat(RequestBody.parse(utf8("{\"schema_version\":1}")).schemaVersion()).isEmpty();
+    assertThat(RequestBody.parse(utf8("{\"s\":{\"schema_version\":\"x\"}}")).schemaVersion())
         .isEmpty();
   }
 
   @Test
   void theRequestIsImmutable() {
-    RunRequest request = RunRequest.parse(utf8("{\"a\":1}"));
+    RequestBody request = RequestBody.parse(utf8("{\"a\":1}"));
     ObjectNode body = request.body();
     body.put("a", 2);
     byte[] input = request.providerInput();
@@ -176,7 +176,7 @@ class RunRequestTest {
 
     assertThat(request.body().get("a").asInt()).isEqualTo(1);
     assertThat(request.providerInput()).isEqualTo(utf8("{\"a\":1}"));
-    assertThat(request).isEqualTo(RunRequest.parse(utf8("{ \"a\" : 1 }")));
+    assertThat(request).isEqualTo(RequestBody.parse(utf8("{ \"a\" : 1 }")));
   }
 
   /** A bad request is reported before the activation state is read: a corrupt state is not. */
@@ -189,20 +189,27 @@ class RunRequestTest {
     ExtensionId id = ExtensionId.of("demo-run");
 
     for (Mode mode : Mode.values()) {
-      assertFails(() -> loopx.run(id, utf8("[1]"), mode), ErrorKind.REQUEST_INVALID, NOT_OBJECT);
       assertFails(
-          () -> loopx.run(id, new EndlessStream(), mode), ErrorKind.REQUEST_INVALID, TOO_LARGE);
+          () -> loopx.run(RunRequest.of(id, utf8("[1]")), mode),
+          ErrorKind.REQUEST_INVALID,
+          NOT_OBJECT);
       assertFails(
-          () -> loopx.run(id, new ByteArrayInputStream(new byte[] {(byte) 0xFF}), mode),
+          () -> loopx.run(RunRequest.of(id, new EndlessStream()), mode),
+          ErrorKind.REQUEST_INVALID,
+          TOO_LARGE);
+      assertFails(
+          () ->
+              loopx.run(
+                  RunRequest.of(id, new ByteArrayInputStream(new byte[] {(byte) 0xFF})), mode),
           ErrorKind.REQUEST_INVALID,
           UNREADABLE);
       assertFails(
-          () -> loopx.run(id, utf8("{\"execution_envelope\":{}}"), mode),
+          () -> loopx.run(RunRequest.of(id, utf8("{\"execution_envelope\":{}}")), mode),
           ErrorKind.REQUEST_INVALID,
           RESERVED);
       // A valid request reaches the state, which is corrupt.
       assertFails(
-          () -> loopx.run(id, utf8("{}"), mode),
+          () -> loopx.run(RunRequest.of(id, utf8("{}")), mode),
           ErrorKind.STATE_UNREADABLE,
           "extension runtime state is unreadable");
     }

@@ -27,7 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Immutable: {@link #body()} and {@link #providerInput()} return copies.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class RunRequest {
+public final class RequestBody {
   /** The largest accepted request: 1,000,000 bytes. */
   public static final int MAX_BYTES = 1_000_000;
 
@@ -37,7 +37,7 @@ public final class RunRequest {
   private final ObjectNode body;
   private final Optional<String> schemaVersion;
 
-  private RunRequest(ObjectNode body) {
+  private RequestBody(ObjectNode body) {
     this.body = body;
     JsonNode version = body.get("schema_version");
     this.schemaVersion =
@@ -51,7 +51,7 @@ public final class RunRequest {
    * @throws LoopxException {@code REQUEST_INVALID} for an oversized, unreadable or invalid request
    *     (an {@link IOException} while reading is {@code request must be a readable JSON object})
    */
-  public static RunRequest read(InputStream input) {
+  public static RequestBody read(InputStream input) {
     Objects.requireNonNull(input, "input");
     byte[] bytes;
     try {
@@ -70,7 +70,7 @@ public final class RunRequest {
    *
    * @throws LoopxException {@code REQUEST_INVALID} for an oversized or invalid request
    */
-  public static RunRequest parse(byte[] bytes) {
+  public static RequestBody parse(byte[] bytes) {
     Objects.requireNonNull(bytes, "bytes");
     if (bytes.length > MAX_BYTES) {
       throw new LoopxException(
@@ -93,7 +93,7 @@ public final class RunRequest {
       throw new LoopxException(
           ErrorKind.REQUEST_INVALID, "request contains reserved field `" + RESERVED_FIELD + "`");
     }
-    return new RunRequest(body);
+    return new RequestBody(body);
   }
 
   /** Returns a copy of the request object, keys in their original order. */
@@ -118,7 +118,7 @@ public final class RunRequest {
   /** Compares the request objects. */
   @Override
   public boolean equals(@Nullable Object other) {
-    return other instanceof RunRequest that && that.body.equals(body);
+    return other instanceof RequestBody that && that.body.equals(body);
   }
 
   @Override
@@ -129,6 +129,6 @@ public final class RunRequest {
   /** Describes the request by its size, not its content. */
   @Override
   public String toString() {
-    return "RunRequest[" + providerInput().length + " bytes, schemaVersion=" + schemaVersion + "]";
+    return "RequestBody[" + providerInput().length + " bytes, schemaVersion=" + schemaVersion + "]";
   }
 }

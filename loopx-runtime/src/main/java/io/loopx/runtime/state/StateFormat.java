@@ -1,4 +1,4 @@
-package io.loopx.runtime.internal.state;
+package io.loopx.runtime.state;
 
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
@@ -8,9 +8,6 @@ import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.runtime.internal.manifest.ManifestLoader;
-import io.loopx.runtime.state.ActivationState;
-import io.loopx.runtime.state.ExtensionRecord;
-import io.loopx.runtime.state.RevisionSnapshot;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -18,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -25,8 +23,15 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
-/** Reads and writes the {@code loopx_extension_state_v0} JSON document (package-private). */
-final class StateCodec {
+/**
+ * The activation state's JSON format ({@code loopx_extension_state_v0}, docs/contract/state.md):
+ * the whole document of a state file, and one entry on its own for stores that keep each entry
+ * apart (the PostgreSQL store keeps one row per entry). Decoding applies every check of the file
+ * store: strict JSON, exactly the known fields, every manifest valid and every revision the hash of
+ * its manifest; a failure is a {@link LoopxException} of kind {@code STATE_UNREADABLE}.
+ */
+@API(status = API.Status.STABLE, since = "1.0")
+public final class StateFormat {
   private static final ManifestLoader LOADER = new ManifestLoader();
   private static final JsonMapper MAPPER =
       JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
@@ -45,9 +50,14 @@ final class StateCodec {
       Set.of("revision", "version", "manifest", "entrypoint_path");
   private static final String PROVEN = "proven_identities";
 
-  private StateCodec() {}
+  private StateFormat() {}
 
-  static ActivationState decode(byte[] bytes) {
+  /**
+   * Decodes a whole state document.
+   *
+   * @throws LoopxException {@code STATE_UNREADABLE} when the bytes are not a valid state document
+   */
+  public static ActivationState decode(byte[] bytes) {
     JsonNode root;
     try {
       root = StrictJson.parse(bytes);
@@ -135,7 +145,8 @@ final class StateCodec {
     return new RevisionSnapshot(revision, manifest, optionalText(r, "entrypoint_path"), proven);
   }
 
-  static byte[] encode(ActivationState state) {
+  /** Encodes {@code state} as a state file holds it: indented JSON (UTF-8) and a final newline. */
+  public static byte[] encode(ActivationState state) {
     JsonNodeFactory f = JsonNodeFactory.instance;
     ObjectNode root = f.objectNode();
     root.put("schema_version", ActivationState.SCHEMA_VERSION);
@@ -152,11 +163,11 @@ final class StateCodec {
 
   /**
    * Decodes one entry stored on its own (as JSON bytes) under {@code key}, with the same checks as
-   * an entry of the state file.
+   * an entry of a state file; the entry's id must be {@code key}.
    *
    * @throws LoopxException {@code STATE_UNREADABLE} naming {@code key}
    */
-  static ExtensionRecord decodeEntry(String key, byte[] bytes) {
+  public static ExtensionRecord decodeEntry(String key, byte[] bytes) {
     JsonNode node;
     try {
       node = StrictJson.parse(bytes);
@@ -166,8 +177,11 @@ final class StateCodec {
     return decodeEntry(key, node);
   }
 
-  /** Encodes one entry as compact JSON bytes, as it appears in the state file. */
-  static byte[] encodeEntry(ExtensionRecord rec) {
+  /**
+   * Encodes one entry as compact JSON bytes (UTF-8), the form {@link #decodeEntry} reads; its
+   * fields are those of the entry in a state file.
+   */
+  public static byte[] encodeEntry(ExtensionRecord rec) {
     return COMPACT.writeValueAsBytes(entryNode(rec));
   }
 

@@ -1,4 +1,4 @@
-package io.loopx.runtime.process;
+package io.loopx.runtime.internal.process;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,8 +18,8 @@ import org.apiguardian.api.API;
  * changes its change time. Where the {@code unix} attribute view is missing (an in-memory file
  * system) the file key, size and modification time are used. Links are followed. Immutable value.
  *
- * <p>A {@link LaunchRequest#executable() launch request} carries the stamp of the file the kernel
- * must be executing once the provider runs; {@link #sameFileAs} compares it with what runs.
+ * <p>A {@link LaunchRequestRecord launch request} carries the stamp of the file the kernel must be
+ * executing once the provider runs; {@link #sameFileAs} compares it with what runs.
  *
  * @param path the file as named
  * @param key the device and inode ({@code dev:ino}), or the file key
@@ -27,7 +27,7 @@ import org.apiguardian.api.API;
  * @param modified the modification time
  * @param changed the change time ({@code ctime}), empty without the {@code unix} view
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.INTERNAL, since = "1.0")
 public record FileStamp(
     Path path, String key, long size, String modified, Optional<String> changed) {
   /** Rejects nulls. */

@@ -1,9 +1,9 @@
-package io.loopx.runtime.dispatch;
+package io.loopx.runtime.internal.dispatch;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.Permission;
 import io.loopx.api.Revision;
-import io.loopx.runtime.Receipt;
+import io.loopx.runtime.dispatch.CheckReceipt;
 import java.util.List;
 import java.util.Objects;
 import org.apiguardian.api.API;
@@ -12,28 +12,22 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A successful activation check ({@code loopx_extension_activation_v0}): the extension is
- * installed, enabled and doctor-fresh, and its active revision declares every permission the
- * operation needs. Hosts call it before entering extension-owned code in process; disabling or
- * upgrading the extension affects the next check.
+ * The {@link CheckReceipt} LoopX builds; its {@link #toJson()} is the wire form.
  *
  * @param extensionId the extension
  * @param providerVersion the active revision's version
  * @param revision the active revision
  * @param requiredPermissions the permissions the operation needs, sorted
  */
-@API(status = API.Status.STABLE, since = "0.1")
-public record ActivationCheckReceipt(
+@API(status = API.Status.INTERNAL, since = "1.0")
+public record CheckReceiptRecord(
     ExtensionId extensionId,
     String providerVersion,
     Revision revision,
     List<Permission> requiredPermissions)
-    implements Receipt {
-  /** The record's schema version. */
-  public static final String SCHEMA_VERSION = "loopx_extension_activation_v0";
-
+    implements CheckReceipt {
   /** Rejects nulls and copies. */
-  public ActivationCheckReceipt {
+  public CheckReceiptRecord {
     Objects.requireNonNull(extensionId, "extensionId");
     Objects.requireNonNull(providerVersion, "providerVersion");
     Objects.requireNonNull(revision, "revision");
