@@ -20,7 +20,7 @@ module io.loopx.runtime {
   exports io.loopx.runtime.events;
   exports io.loopx.runtime.lifecycle;
   exports io.loopx.runtime.manifest;
-  exports io.loopx.runtime.process;
+  exports io.loopx.runtime.spi;
   exports io.loopx.runtime.run;
   exports io.loopx.runtime.state;
   // The contract kit's one hook (ContractHook, EnvelopeMutations): docs/ARCHITECTURE.md.

@@ -2,7 +2,7 @@ package io.loopx.benchmarks;
 
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
-import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.spi.LaunchResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -396,7 +396,7 @@ class DispatchTest {
     Path script = dir.resolve("bin/provider");
     int updateAt = 3;
     int[] calls = {0};
-    io.loopx.runtime.process.ProcessLauncher os =
+    io.loopx.runtime.spi.ProcessLauncher os =
         io.loopx.runtime.internal.process.OsProcessLauncher.create();
     Loopx loopx =
         Loopx.builder()

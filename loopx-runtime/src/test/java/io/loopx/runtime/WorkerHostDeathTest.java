@@ -8,7 +8,7 @@ import io.loopx.runtime.internal.process.LongLivedProcess;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.state.JavaCommand;
 import io.loopx.runtime.internal.state.Reliability;
-import io.loopx.runtime.process.Containment;
+import io.loopx.runtime.spi.Containment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

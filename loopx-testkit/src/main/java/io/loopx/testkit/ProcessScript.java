@@ -1,9 +1,9 @@
 package io.loopx.testkit;
 
 import io.loopx.api.provider.ProviderMain;
-import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchRequest;
-import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.spi.LaunchOutcome;
+import io.loopx.runtime.spi.LaunchRequest;
+import io.loopx.runtime.spi.LaunchResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;

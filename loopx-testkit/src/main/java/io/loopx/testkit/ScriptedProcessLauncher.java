@@ -1,10 +1,10 @@
 package io.loopx.testkit;
 
 import io.loopx.api.provider.ProviderMain;
-import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchRequest;
-import io.loopx.runtime.process.LaunchResult;
-import io.loopx.runtime.process.ProcessLauncher;
+import io.loopx.runtime.spi.LaunchOutcome;
+import io.loopx.runtime.spi.LaunchRequest;
+import io.loopx.runtime.spi.LaunchResult;
+import io.loopx.runtime.spi.ProcessLauncher;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;

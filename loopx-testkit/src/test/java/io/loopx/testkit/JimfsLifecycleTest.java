@@ -16,7 +16,7 @@ import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.lifecycle.LifecycleReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
-import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.spi.LaunchResult;
 import io.loopx.runtime.state.ExtensionRecord;
 import io.loopx.runtime.state.RevisionSnapshot;
 import java.nio.file.Files;

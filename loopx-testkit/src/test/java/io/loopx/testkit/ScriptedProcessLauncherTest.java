@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
-import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchRequest;
-import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.spi.LaunchOutcome;
+import io.loopx.runtime.spi.LaunchRequest;
+import io.loopx.runtime.spi.LaunchResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

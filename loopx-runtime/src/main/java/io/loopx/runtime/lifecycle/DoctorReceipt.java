@@ -2,7 +2,7 @@ package io.loopx.runtime.lifecycle;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Receipt;
-import io.loopx.runtime.process.Containment;
+import io.loopx.runtime.spi.Containment;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;

@@ -5,7 +5,7 @@ import io.loopx.api.ProtocolId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
-import io.loopx.runtime.process.Containment;
+import io.loopx.runtime.spi.Containment;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apiguardian.api.API;
@@ -46,7 +46,7 @@ public interface RunReceipt extends Receipt {
 
   /**
    * Returns how the provider's processes were contained ({@code containment}); empty for a preview
-   * and when the host's {@link io.loopx.runtime.process.ProcessLauncher} does not say.
+   * and when the host's {@link io.loopx.runtime.spi.ProcessLauncher} does not say.
    */
   Optional<Containment> containment();
 

@@ -16,9 +16,9 @@ import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.internal.run.ProviderOutcomes;
 import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.internal.run.RunReceiptRecord;
-import io.loopx.runtime.process.Containment;
-import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.LaunchOutcome;
+import io.loopx.runtime.spi.LaunchResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The classification of docs/contract/run.md as a pure function of a {@link LaunchResult} (what any
- * {@link io.loopx.runtime.process.ProcessLauncher}, including a fake one, reports), and the
- * receipt's JSON.
+ * {@link io.loopx.runtime.spi.ProcessLauncher}, including a fake one, reports), and the receipt's
+ * JSON.
  */
 class RunReceiptTest {
   private static final Optional<Containment> CGROUP = Optional.of(Containment.CGROUP_V1);

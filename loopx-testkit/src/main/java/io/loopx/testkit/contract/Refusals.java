@@ -2,11 +2,11 @@ package io.loopx.testkit.contract;
 
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
-import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchRequest;
-import io.loopx.runtime.process.LaunchResult;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunStatus;
+import io.loopx.runtime.spi.LaunchOutcome;
+import io.loopx.runtime.spi.LaunchRequest;
+import io.loopx.runtime.spi.LaunchResult;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;

@@ -5,7 +5,7 @@ import io.loopx.runtime.internal.identity.EntrypointLookup;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
-import io.loopx.runtime.process.Containment;
+import io.loopx.runtime.spi.Containment;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;

@@ -2,8 +2,8 @@ package io.loopx.runtime.internal.lifecycle;
 
 import io.loopx.runtime.internal.process.StderrTail;
 import io.loopx.runtime.lifecycle.DoctorFailure;
-import io.loopx.runtime.process.Containment;
-import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.LaunchResult;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;

@@ -1,8 +1,8 @@
 package io.loopx.runtime.internal.process;
 
-import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchRequest;
-import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.spi.LaunchOutcome;
+import io.loopx.runtime.spi.LaunchRequest;
+import io.loopx.runtime.spi.LaunchResult;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.loopx.runtime.internal.process;
 
-import io.loopx.runtime.process.Containment;
+import io.loopx.runtime.spi.Containment;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.loopx.runtime.internal.process;
 
-import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.spi.LaunchRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

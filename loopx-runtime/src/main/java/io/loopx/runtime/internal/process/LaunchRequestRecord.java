@@ -2,7 +2,7 @@ package io.loopx.runtime.internal.process;
 
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.internal.Durations;
-import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.spi.LaunchRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package io.loopx.runtime.internal.process;
 
 import io.loopx.api.InvalidValueException;
-import io.loopx.runtime.process.Containment;
-import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchRequest;
-import io.loopx.runtime.process.LaunchResult;
-import io.loopx.runtime.process.ProcessLauncher;
+import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.LaunchOutcome;
+import io.loopx.runtime.spi.LaunchRequest;
+import io.loopx.runtime.spi.LaunchResult;
+import io.loopx.runtime.spi.ProcessLauncher;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;

@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.loopx.runtime.internal.state.Reliability;
-import io.loopx.runtime.process.Containment;
-import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.LaunchOutcome;
+import io.loopx.runtime.spi.LaunchResult;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import static io.loopx.runtime.internal.process.ProcessFixtures.writeScript;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.loopx.runtime.process.LaunchRequest;
+import io.loopx.runtime.spi.LaunchRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

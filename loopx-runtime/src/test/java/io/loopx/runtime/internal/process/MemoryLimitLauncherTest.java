@@ -4,8 +4,8 @@ import static io.loopx.runtime.internal.process.ProcessFixtures.ENV;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.loopx.runtime.process.LaunchOutcome;
-import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.spi.LaunchOutcome;
+import io.loopx.runtime.spi.LaunchResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.loopx.runtime.internal.state.JavaCommand;
-import io.loopx.runtime.process.Containment;
+import io.loopx.runtime.spi.Containment;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,6 +1,6 @@
 package io.loopx.runtime.internal.process;
 
-import io.loopx.runtime.process.LaunchResult;
+import io.loopx.runtime.spi.LaunchResult;
 import java.time.Duration;
 import java.util.List;
 

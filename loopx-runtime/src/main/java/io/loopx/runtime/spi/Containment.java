@@ -1,4 +1,4 @@
-package io.loopx.runtime.process;
+package io.loopx.runtime.spi;
 
 import org.apiguardian.api.API;
 

@@ -1,4 +1,4 @@
-package io.loopx.runtime.process;
+package io.loopx.runtime.spi;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.loopx.runtime.process;
+package io.loopx.runtime.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

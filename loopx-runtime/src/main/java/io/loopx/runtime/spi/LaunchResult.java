@@ -1,4 +1,4 @@
-package io.loopx.runtime.process;
+package io.loopx.runtime.spi;
 
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.internal.Arguments;
