@@ -13,7 +13,7 @@ import org.apiguardian.api.API;
  *
  * @param value the validated text
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ActionToken(String value) implements Comparable<ActionToken> {
   private static final Pattern PATTERN = Pattern.compile("[a-z][a-z0-9_.:-]{0,127}");
 

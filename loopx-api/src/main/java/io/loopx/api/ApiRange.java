@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable; {@link #toString()} returns the text as given (used in the normalised manifest).
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class ApiRange {
   /** The extension API version that this runtime provides. */
   public static final int CURRENT_API_VERSION = 1;

@@ -11,7 +11,7 @@ import org.apiguardian.api.API;
  *
  * @param value the validated text
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record Digest(String value) implements Comparable<Digest> {
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */
   public Digest {

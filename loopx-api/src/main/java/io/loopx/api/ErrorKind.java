@@ -9,7 +9,7 @@ import org.apiguardian.api.API;
  *
  * <p>New kinds may be added in minor releases; existing ones never change meaning or wire name.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum ErrorKind {
   /** A manifest rule failed, or a manifest file is missing or unreadable. */
   MANIFEST_INVALID,
@@ -64,19 +64,16 @@ public enum ErrorKind {
   /** An I/O operation on durable state or a provider artifact failed. */
   IO_FAILED,
   /** Uninstall of an extension that is still enabled (disable it first). */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   EXTENSION_ENABLED,
   /**
    * No warm worker of the provider had a free slot within the request's time, or its queue of
    * waiting requests was full (docs/contract/worker.md#pool).
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   PROVIDER_BUSY,
   /**
    * The warm workers of the provider failed to start three times in a row (docs/contract/
    * worker.md#failure); requests are refused until a doctor of the extension reports ready.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   PROVIDER_UNAVAILABLE;
 
   /** Returns the snake_case name used on the wire, e.g. {@code manifest_invalid}. */

@@ -15,7 +15,7 @@ import org.apiguardian.api.API;
  * <p>Components that read external input (manifests, state files, command lines) translate this
  * into their own kind, such as {@link ErrorKind#MANIFEST_INVALID}.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class InvalidValueException extends LoopxException {
   private static final long serialVersionUID = 1L;
 

@@ -12,7 +12,7 @@ import org.apiguardian.api.API;
  *
  * @param value the validated text
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record KindToken(String value) implements Comparable<KindToken> {
 
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Unchecked, like Jackson 3's exceptions: most callers translate it once at their boundary.
  * Instances are immutable and safe to share between threads.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public class LoopxException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 

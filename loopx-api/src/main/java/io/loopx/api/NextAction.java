@@ -11,7 +11,7 @@ import org.apiguardian.api.API;
  * @param step the step to take
  * @param extensionId the extension the step applies to
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record NextAction(Step step, ExtensionId extensionId) {
 
   /** The steps LoopX can ask a caller to take. */

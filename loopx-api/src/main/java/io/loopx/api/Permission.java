@@ -12,7 +12,7 @@ import org.apiguardian.api.API;
  *
  * @param value the validated text
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record Permission(String value) implements Comparable<Permission> {
   /** The maximum length in code points. */
   public static final int MAX_CODE_POINTS = 128;

@@ -12,7 +12,7 @@ import org.apiguardian.api.API;
  *
  * @param value the validated text
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ProtocolId(String value) implements Comparable<ProtocolId> {
 
   /** Validates {@code value}; throws {@link InvalidValueException} naming it when invalid. */

@@ -13,7 +13,7 @@ import org.apiguardian.api.API;
  *
  * @param value the validated text
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ProviderId(String value) implements Comparable<ProviderId> {
   /** The default built-in provider, {@code loopx-core}. */
   public static final ProviderId LOOPX_CORE = new ProviderId("loopx-core");

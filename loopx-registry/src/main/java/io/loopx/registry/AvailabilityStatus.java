@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Used by hosts and the runtime, never implemented; immutable and thread-safe. No method returns
  * null.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum AvailabilityStatus {
   /** Exactly one ready provider was selected; no next action. */
   READY(null),

@@ -36,7 +36,7 @@ import org.apiguardian.api.API;
  *
  * <p>Stateless and thread-safe; used by hosts. Arguments must not be null.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class BuiltinContributions {
   private BuiltinContributions() {}
 

@@ -20,7 +20,7 @@ import org.apiguardian.api.API;
  * @param origin builtin or extension, equal to the providing provider's origin
  * @param providerId the provider that registered (owns) the capability
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record CapabilityEntry(ProvidedCapability descriptor, Origin origin, ProviderId providerId) {
   /** Rejects nulls. */
   public CapabilityEntry {

@@ -31,7 +31,7 @@ import tools.jackson.databind.node.ObjectNode;
  * no caller can change what another sees. <b>Nulls:</b> no argument may be null, nothing returned
  * is null. Created only by {@link RegistryAssembly#seal()}; not for implementation or subclassing.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class CapabilityRegistry {
   private final String libraryVersion;
   private final RegistryIndex index;

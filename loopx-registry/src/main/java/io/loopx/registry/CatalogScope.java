@@ -9,7 +9,7 @@ import org.apiguardian.api.API;
  *
  * <p>Used by hosts and the runtime, never implemented; immutable and thread-safe. Never pass null.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum CatalogScope {
   /** Public capabilities only (the default catalog). */
   PUBLIC,

@@ -21,7 +21,7 @@ import org.apiguardian.api.API;
  * @param providerId the implementing provider
  * @param inProcess the in-process handler of a built-in implementation, empty for an extension
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ImplementationEntry(
     CapabilityId capabilityId,
     ProtocolId protocol,

@@ -16,7 +16,7 @@ import org.apiguardian.api.API;
  * @param enabled whether the extension is enabled
  * @param ready whether it is enabled and its doctor proof is fresh
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record InstalledExtension(ExtensionManifest manifest, boolean enabled, boolean ready) {
   /**
    * Rejects null and checks ready ⇒ enabled ({@link io.loopx.api.InvalidValueException} naming the

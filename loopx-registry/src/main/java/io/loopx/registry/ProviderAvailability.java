@@ -35,7 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param doctorVerified whether the provider is ready (enabled and doctor-fresh)
  * @param resolved the resolved provider and implementation; present exactly when {@code READY}
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ProviderAvailability(
     AvailabilityStatus status,
     CapabilityId capabilityId,

@@ -28,7 +28,7 @@ import org.apiguardian.api.API;
  * @param contributionId the id of the registering {@code BuiltinContribution}; empty for an
  *     extension
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ProviderEntry(
     ProviderId id,
     Origin origin,

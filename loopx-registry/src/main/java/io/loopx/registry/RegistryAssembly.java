@@ -35,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  * rules are in docs/contract/registry.md#assembly. Safe to call from several threads, meant to be
  * filled and sealed by one; no argument may be null.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class RegistryAssembly {
   private enum Phase {
     OPEN,

@@ -13,7 +13,7 @@ import org.apiguardian.api.API;
  * @param number the generation number, starting at 1 and increasing by one per publication
  * @param registry the sealed registry of this generation
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record RegistryGeneration(long number, CapabilityRegistry registry) {
   /** Rejects a null registry and a number below 1. */
   public RegistryGeneration {

@@ -14,7 +14,7 @@ import org.apiguardian.api.API;
  * publishers may use it concurrently; publication is a single atomic reference swap. Never returns
  * null.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class RegistryHolder {
   private final AtomicReference<RegistryGeneration> current;
 

@@ -25,7 +25,7 @@ import org.apiguardian.api.API;
  * <p>Immutable values produced by {@link CapabilityRegistry#resolve}; safe to share between
  * threads. Never null, and no component is null. Not implemented outside LoopX (sealed).
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public sealed interface Resolution permits Resolution.ResolvedCapability, Resolution.Failure {
 
   /** Returns the requested capability. */

@@ -74,7 +74,7 @@ import org.apiguardian.api.API;
  * leave durable state unchanged, but for the two revocations of docs/contract/lifecycle.md (a
  * failed executed enable or doctor). Every operation reads the state afresh.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class Loopx implements AutoCloseable {
   /** This library's version (also the version of every built-in provider). */
   public static final String VERSION = readVersion();
@@ -143,7 +143,6 @@ public final class Loopx implements AutoCloseable {
    * worker's stdin is closed and its whole tree killed. Returns when no worker is left. Idempotent;
    * calls after it run their providers one-shot.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   @Override
   public void close() {
     providers.close();
@@ -177,33 +176,28 @@ public final class Loopx implements AutoCloseable {
   // ---------------------------------------------------------------- lifecycle
 
   /** Installs a new extension: validate, probe (execute only), then activate and enable it. */
-  @API(status = API.Status.STABLE, since = "1.0")
   public LifecycleReceipt install(LoadedManifest manifest, Mode mode) {
     return lifecycle.apply(
         new LifecycleCommand.Install(manifest.manifest(), manifest.directory()), mode);
   }
 
   /** Upgrades an installed extension to a new revision after probing it (execute only). */
-  @API(status = API.Status.STABLE, since = "1.0")
   public LifecycleReceipt upgrade(LoadedManifest manifest, Mode mode) {
     return lifecycle.apply(
         new LifecycleCommand.Upgrade(manifest.manifest(), manifest.directory()), mode);
   }
 
   /** Enables an extension after a fresh probe; a failed executed probe revokes its identity. */
-  @API(status = API.Status.STABLE, since = "1.0")
   public LifecycleReceipt enable(ExtensionId id, Mode mode) {
     return lifecycle.apply(new LifecycleCommand.Enable(id), mode);
   }
 
   /** Disables an extension (reversible; history and proofs are kept). */
-  @API(status = API.Status.STABLE, since = "1.0")
   public LifecycleReceipt disable(ExtensionId id, Mode mode) {
     return lifecycle.apply(new LifecycleCommand.Disable(id), mode);
   }
 
   /** Switches to the rollback revision after probing it (execute only); twice toggles back. */
-  @API(status = API.Status.STABLE, since = "1.0")
   public LifecycleReceipt rollback(ExtensionId id, Mode mode) {
     return lifecycle.apply(new LifecycleCommand.Rollback(id), mode);
   }
@@ -214,25 +208,21 @@ public final class Loopx implements AutoCloseable {
    *
    * @throws LoopxException {@code NOT_INSTALLED}; {@code EXTENSION_ENABLED} while it is enabled
    */
-  @API(status = API.Status.STABLE, since = "1.0")
   public LifecycleReceipt uninstall(ExtensionId id, Mode mode) {
     return lifecycle.apply(new LifecycleCommand.Uninstall(id), mode);
   }
 
   /** Runs the doctor of one extension; executed, it records the proof or revokes the identity. */
-  @API(status = API.Status.STABLE, since = "1.0")
   public DoctorReceipt doctor(ExtensionId id, Mode mode) {
     return lifecycle.apply(new LifecycleCommand.Doctor(id), mode);
   }
 
   /** Runs the doctor of every enabled extension (executed: probes each, records proofs). */
-  @API(status = API.Status.STABLE, since = "1.0")
   public DoctorAllReceipt doctorAll(Mode mode) {
     return lifecycle.apply(new LifecycleCommand.DoctorAll(), mode);
   }
 
   /** Lists installed extensions, evaluating doctor freshness now. */
-  @API(status = API.Status.STABLE, since = "1.0")
   public ListReceipt list() {
     return lifecycle.apply(new LifecycleCommand.ListExtensions(), Mode.PREVIEW);
   }
@@ -255,7 +245,6 @@ public final class Loopx implements AutoCloseable {
    *     (not standalone), {@code PERMISSION_DENIED} (any declared permission). What the provider
    *     did is never an exception: it is the receipt's status.
    */
-  @API(status = API.Status.STABLE, since = "1.0")
   public RunReceipt run(RunRequest request, Mode mode) {
     CallInput input = CallInput.from(request);
     CallDeadline bound = deadline(input);
@@ -275,7 +264,6 @@ public final class Loopx implements AutoCloseable {
    * envelope and, when executing, runs the provider. A caller can never supply an envelope. With a
    * deadline, a request still waiting for a worker slot at its end fails {@code provider_busy}.
    */
-  @API(status = API.Status.STABLE, since = "1.0")
   public DispatchReceipt dispatch(DispatchRequest request, Mode mode) {
     CallInput input = CallInput.from(request);
     CallDeadline bound = deadline(input);
@@ -302,7 +290,6 @@ public final class Loopx implements AutoCloseable {
    * permissions}: the extension is installed, enabled and doctor-fresh, and its active revision
    * declares them. Call it for every operation; disabling or upgrading affects the next check.
    */
-  @API(status = API.Status.STABLE, since = "1.0")
   public CheckReceipt check(ExtensionId id, Set<Permission> permissions) {
     return dispatch.check(id, permissions);
   }
@@ -367,7 +354,6 @@ public final class Loopx implements AutoCloseable {
      * thread that did the work, after the durable write and after the state lock was released, in
      * commit order. A throwing listener never changes a result; its failure is logged once.
      */
-    @API(status = API.Status.EXPERIMENTAL, since = "0.2")
     public Builder listener(LoopxListener... listeners) {
       for (LoopxListener l : listeners) {
         this.listeners.add(Arguments.required("listener", l));
@@ -449,7 +435,7 @@ public final class Loopx implements AutoCloseable {
      * @throws io.loopx.api.InvalidValueException when {@code bytes} is not in 16 MiB..64 GiB
      *     (16,777,216..68,719,476,736)
      */
-    @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+    @API(status = API.Status.EXPERIMENTAL, since = "1.0")
     public Builder providerMemoryLimit(long bytes) {
       if (bytes < OsProcessLauncher.MIN_MEMORY_LIMIT
           || bytes > OsProcessLauncher.MAX_MEMORY_LIMIT) {

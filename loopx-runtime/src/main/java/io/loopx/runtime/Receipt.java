@@ -9,7 +9,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Implemented by LoopX only. Implementations are immutable records.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public interface Receipt {
   /** Returns whether the operation succeeded (or, for a preview, would be attempted). */
   boolean ok();

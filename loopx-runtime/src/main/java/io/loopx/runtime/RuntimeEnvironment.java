@@ -23,7 +23,7 @@ import org.apiguardian.api.API;
  * @param codePath absolute class path entries (class directories and jars) in search order; this is
  *     also the class path of {@code java_main} children
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record RuntimeEnvironment(String searchPath, Path javaExecutable, List<Path> codePath) {
 
   /**

@@ -98,7 +98,7 @@ class BadArgumentTest {
         bad("RevisionSnapshot.of manifest", () -> RevisionSnapshot.of(null, Optional.empty())),
         bad(
             "RevisionSnapshot manifest",
-            () -> new RevisionSnapshot(alpha.activeRevision(), null, Optional.empty())));
+            () -> new RevisionSnapshot(alpha.activeRevision(), null, Optional.empty(), List.of())));
   }
 
   private static Arguments bad(String name, ThrowingCallable call) {

@@ -38,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  * next_commands} are those steps. The checks and files are in docs/contract/scaffold.md. Works on
  * any {@link java.nio.file.FileSystem}; stateless and thread-safe.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class Scaffold {
   /** The version of a starter when none is given. */
   public static final String DEFAULT_VERSION = "0.1.0";
@@ -87,7 +87,6 @@ public final class Scaffold {
    * @throws LoopxException of kind {@link ErrorKind#SCAFFOLD_INVALID} as {@link #init(String,
    *     Optional, Optional, Path, Mode)}
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public static ScaffoldReceipt init(
       String id,
       Optional<Path> destination,

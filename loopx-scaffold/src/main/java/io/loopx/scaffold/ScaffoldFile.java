@@ -12,7 +12,7 @@ import org.apiguardian.api.API;
  *     bin/loopx-example})
  * @param status {@link Status#CREATED} after an execute, {@link Status#WOULD_CREATE} in a preview
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ScaffoldFile(String path, Status status) {
 
   /**

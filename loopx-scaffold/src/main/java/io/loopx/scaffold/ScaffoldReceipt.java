@@ -36,7 +36,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param nextCommands the explicit steps that follow (the scaffold performs none of them)
  * @param language the language of the generated provider
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ScaffoldReceipt(
     boolean dryRun,
     ExtensionId extensionId,
@@ -45,7 +45,7 @@ public record ScaffoldReceipt(
     ProtocolId protocol,
     List<ScaffoldFile> files,
     NextCommands nextCommands,
-    @API(status = API.Status.EXPERIMENTAL, since = "0.2") StarterLanguage language)
+    StarterLanguage language)
     implements Receipt {
 
   /** The receipt schema. */
@@ -66,7 +66,6 @@ public record ScaffoldReceipt(
    * @throws InvalidValueException when the destination is relative, the file list is empty, or a
    *     file's status does not match {@code dryRun}
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public ScaffoldReceipt {
     Objects.requireNonNull(extensionId, "extensionId");
     Objects.requireNonNull(version, "version");

@@ -11,7 +11,7 @@ import org.apiguardian.api.API;
  * Maven-built jar behind a POSIX launcher) or {@link #PYTHON} (a standard-library Python 3 script
  * with the LoopX Python provider kit beside it; nothing to build).
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.2")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum StarterLanguage {
   /** A Java 17 provider built with Maven; the default. */
   JAVA,

@@ -17,7 +17,7 @@ import tools.jackson.databind.node.ObjectNode;
  * assertThatReceipt(install).doctor().hasStatus(DoctorStatus.READY).isVerified().hasNoFailure();
  * }</pre>
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class DoctorReceiptAssert extends AbstractAssert<DoctorReceiptAssert, DoctorReceipt> {
   private final ObjectNode json;
 

@@ -1,8 +1,5 @@
 package io.loopx.testkit;
 
-import io.loopx.runtime.dispatch.CheckReceipt;
-import io.loopx.runtime.dispatch.DispatchReceipt;
-import io.loopx.runtime.run.RunReceipt;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +15,7 @@ import tools.jackson.databind.JsonNode;
  * ReceiptAssert} and by hosts' tests that check what they print, so a host keeps lists only for its
  * own objects.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class DocumentedKeys {
   /** A doctor packet ({@code loopx_extension_doctor_v0}). */
   public static final List<String> DOCTOR =
@@ -92,7 +89,6 @@ public final class DocumentedKeys {
           "target_identity_proven");
 
   /** An uninstall receipt ({@code loopx_extension_operation_v0}). */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public static final List<String> UNINSTALL =
       List.of(
           "ok",
@@ -267,9 +263,9 @@ public final class DocumentedKeys {
       case "loopx_extension_doctor_v0" -> Optional.of(DOCTOR);
       case "loopx_extension_doctor_batch_v0" -> Optional.of(DOCTOR_BATCH);
       case "loopx_extension_state_v0" -> Optional.of(LIST);
-      case RunReceipt.SCHEMA_VERSION -> Optional.of(RUN);
-      case DispatchReceipt.SCHEMA_VERSION -> Optional.of(DISPATCH);
-      case CheckReceipt.SCHEMA_VERSION -> Optional.of(ACTIVATION_CHECK);
+      case "loopx_extension_run_receipt_v0" -> Optional.of(RUN);
+      case "loopx_capability_dispatch_v0" -> Optional.of(DISPATCH);
+      case "loopx_extension_activation_v0" -> Optional.of(ACTIVATION_CHECK);
       case "loopx_extension_operation_v0" ->
           Optional.ofNullable(OPERATIONS.get(receipt.path("operation").asString("")));
       default -> Optional.empty();

@@ -16,7 +16,7 @@ import org.apiguardian.api.API;
  * <p>Thread-safe. The clocks returned by {@link #withZone(ZoneId)} share this clock's time: moving
  * one moves them all.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class FakeClock extends Clock {
   /** The instant a {@link #create()}d clock starts at: {@code 2024-01-01T00:00:00Z}. */
   public static final Instant DEFAULT_START = Instant.parse("2024-01-01T00:00:00Z");

@@ -39,7 +39,7 @@ import org.apiguardian.api.API;
  * <p>Helpers throw {@link UncheckedIOException} on I/O errors. Not thread-safe to set up; closing
  * it closes the file system.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class JimfsRuntimeRoot implements AutoCloseable {
   private static final Set<PosixFilePermission> EXECUTABLE =
       PosixFilePermissions.fromString("rwxr-xr-x");

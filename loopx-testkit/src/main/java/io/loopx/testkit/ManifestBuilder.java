@@ -21,7 +21,7 @@ import org.apiguardian.api.API;
  * LoadedManifest#parse}'s job, which {@link #parse(Path)} runs. A builder is mutable and not
  * thread-safe; {@link #copy()} forks it.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class ManifestBuilder {
   private final String id;
   private String version = Manifests.DEFAULT_VERSION;
@@ -128,7 +128,6 @@ public final class ManifestBuilder {
    * Sets the runtime {@code java_class_path} (default none: the host's code path); written only
    * with a {@code java_main}.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public ManifestBuilder javaClassPath(String... paths) {
     this.javaClassPath = new ArrayList<>(List.of(paths));
     return this;

@@ -10,7 +10,7 @@ import org.apiguardian.api.API;
  * provider and an implementation of a capability. Every builder starts valid; change what the test
  * is about.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class Manifests {
   /** The manifest file name in an extension package. */
   static final String FILE_NAME = "extension.toml";

@@ -25,7 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Implemented by tests. Scripts should be stateless or thread-safe.
  */
 @FunctionalInterface
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.EXPERIMENTAL, since = "1.0")
 public interface ProcessScript {
   /**
    * Runs the fake process for {@code request}.

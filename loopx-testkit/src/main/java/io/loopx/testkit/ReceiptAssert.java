@@ -41,7 +41,7 @@ import tools.jackson.databind.node.ObjectNode;
  * DocumentedKeys} (docs/contract/lifecycle.md, doctor.md, run.md, dispatch.md), also inside nested
  * doctor packets and list rows.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> {
   private static final Pattern SEGMENT = Pattern.compile("([^.\\[\\]]+)((?:\\[\\d+])*)");
   private static final Pattern INDEX = Pattern.compile("\\[(\\d+)]");
@@ -88,7 +88,6 @@ public final class ReceiptAssert extends AbstractAssert<ReceiptAssert, Receipt> 
    * Returns typed assertions on an install, upgrade, enable, disable, rollback or uninstall
    * receipt; fails for any other receipt.
    */
-  @API(status = API.Status.STABLE, since = "1.0")
   public LifecycleReceiptAssert lifecycle() {
     return new LifecycleReceiptAssert(as(LifecycleReceipt.class));
   }

@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  *     .isExecuted().hasStatus(RunStatus.PROVIDER_FAILED).hasFailure(RunFailure.TIMEOUT);
  * }</pre>
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class RunReceiptAssert extends AbstractAssert<RunReceiptAssert, RunReceipt> {
   private final ObjectNode json;
 

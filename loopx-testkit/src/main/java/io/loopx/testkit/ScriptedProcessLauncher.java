@@ -33,7 +33,7 @@ import org.apiguardian.api.API;
  * built. Scripts can be replaced at any time, also between launches of one test (a doctor that
  * starts failing). Thread-safe; unlike a production launcher it is mutable, by design.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.EXPERIMENTAL, since = "1.0")
 public final class ScriptedProcessLauncher implements ProcessLauncher {
   private final FakeClock clock;
   private final Map<String, ProcessScript> programs = new ConcurrentHashMap<>();

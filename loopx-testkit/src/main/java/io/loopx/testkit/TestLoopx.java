@@ -21,7 +21,7 @@ import org.apiguardian.api.API;
  *
  * <p>Closing it closes the file system.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class TestLoopx implements AutoCloseable {
   private final JimfsRuntimeRoot root;
   private final ScriptedProcessLauncher launcher;

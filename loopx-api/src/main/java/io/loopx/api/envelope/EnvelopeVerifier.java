@@ -38,7 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
  * of each are in docs/contract/envelope-verification.md. Stateless and thread-safe; the input is
  * never modified.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class EnvelopeVerifier {
   /** The message for an envelope that is missing or does not have the schema's shape. */
   public static final String SCHEMA_MESSAGE = "execution envelope fields do not match the schema";

@@ -34,7 +34,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param revision the active manifest revision of that extension
  * @param requestDigest the {@link #requestDigest(ObjectNode) digest} of the bare request
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ExecutionEnvelope(
     ActionToken action,
     ObjectNode scope,

@@ -15,7 +15,7 @@ import tools.jackson.databind.JsonNode;
  * types (missing, binary, POJO), strings or keys holding a lone surrogate (they have no UTF-8
  * form), integral numbers beyond ±2<sup>53</sup>, NaN and infinities.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class CanonicalJson {
   private CanonicalJson() {}
 

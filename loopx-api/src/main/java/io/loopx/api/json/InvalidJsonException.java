@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and safe to share between threads.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class InvalidJsonException extends LoopxException {
   private static final long serialVersionUID = 1L;
 

@@ -37,7 +37,7 @@ import tools.jackson.databind.node.ObjectNode;
  * 4.50} stays {@code 4.50}); {@link CanonicalJson} converts them to the nearest double. The rules
  * are in docs/contract/grammars.md#strict-json. Stateless and thread-safe.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class StrictJson {
   private static final JsonMapper MAPPER =
       JsonMapper.builder()

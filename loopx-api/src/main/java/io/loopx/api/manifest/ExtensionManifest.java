@@ -39,7 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param implementations capabilities this extension implements
  * @param presentationSurfaces read-only views this extension offers
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ExtensionManifest(
     ExtensionId id,
     String version,

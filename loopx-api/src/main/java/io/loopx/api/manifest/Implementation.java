@@ -12,7 +12,7 @@ import org.apiguardian.api.API;
  * @param capabilityId the implemented capability (built-in or provided by an extension)
  * @param protocol the protocol, equal to {@link RuntimeSpec#protocol()}
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record Implementation(CapabilityId capabilityId, ProtocolId protocol) {
   /** Rejects nulls. */
   public Implementation {

@@ -9,7 +9,7 @@ import org.apiguardian.api.API;
  * a {@link JavaMain} class started as a child JVM of the host's own {@code java}, with the host's
  * class path or with its own {@code java_class_path}.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public sealed interface LaunchTarget {
 
   /** Returns the manifest key of this target: {@code entrypoint} or {@code java_main}. */
@@ -59,16 +59,11 @@ public sealed interface LaunchTarget {
    * @param classPath the declared {@code java_class_path}: empty for the host's code path, else 1..
    *     {@value #MAX_CLASS_PATH_ENTRIES} distinct paths relative to the manifest's directory
    */
-  record JavaMain(
-      String className,
-      @API(status = API.Status.EXPERIMENTAL, since = "0.2") List<String> classPath)
-      implements LaunchTarget {
+  record JavaMain(String className, List<String> classPath) implements LaunchTarget {
     /** The most {@code java_class_path} entries a runtime may declare. */
-    @API(status = API.Status.EXPERIMENTAL, since = "0.2")
     public static final int MAX_CLASS_PATH_ENTRIES = 64;
 
     /** Validates the class name grammar and the class path entries; copies the class path. */
-    @API(status = API.Status.EXPERIMENTAL, since = "0.2")
     public JavaMain {
       Objects.requireNonNull(className, "className");
       Checks.javaClassName("runtime.java_main", className);
@@ -91,7 +86,6 @@ public sealed interface LaunchTarget {
     }
 
     /** Returns whether the child gets the host's code path (no {@code java_class_path}). */
-    @API(status = API.Status.EXPERIMENTAL, since = "0.2")
     public boolean usesHostCodePath() {
       return classPath.isEmpty();
     }

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * <p>A loader reports every problem it finds at once: {@link #problems()} lists them in the
  * documented rule order, and this exception is the first of them. Immutable.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class ManifestException extends LoopxException {
   private static final long serialVersionUID = 1L;
 
@@ -69,7 +69,6 @@ public final class ManifestException extends LoopxException {
    * @throws IllegalArgumentException if {@code problems} is empty or does not start with {@code
    *     first}'s problem
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
   public ManifestException(ManifestException first, List<ManifestProblem> problems) {
     super(first.kind(), Objects.requireNonNull(first.getMessage()), first.getCause());
     List<ManifestProblem> copy = List.copyOf(problems);
@@ -128,7 +127,6 @@ public final class ManifestException extends LoopxException {
    * exception's own ({@link #key()}, message). An exception created for a single problem returns
    * that problem alone, without a position.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
   public List<ManifestProblem> problems() {
     List<ManifestProblem> all = problems;
     return all != null

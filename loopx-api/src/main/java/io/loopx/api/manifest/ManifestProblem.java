@@ -18,7 +18,7 @@ import org.apiguardian.api.API;
  * @param column the 1-based column of the problem, when known (only with a line)
  * @param message {@code <source>: <key>: <detail>}
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.3")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ManifestProblem(String key, OptionalInt line, OptionalInt column, String message) {
   /**
    * Checks and escapes the components.

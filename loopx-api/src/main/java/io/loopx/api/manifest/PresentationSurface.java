@@ -22,7 +22,7 @@ import org.apiguardian.api.API;
  * @param emptyStateTitle at most 120 code points
  * @param emptyStateDetail at most 240 code points
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record PresentationSurface(
     String id,
     KindToken kind,

@@ -30,7 +30,7 @@ import tools.jackson.databind.JsonNode;
  * @param entryCommand required for public capabilities
  * @param metadata extra descriptive keys
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ProvidedCapability(
     CapabilityId id,
     KindToken kind,

@@ -26,7 +26,7 @@ import org.apiguardian.api.API;
  *     provider may use where the host can limit memory; the host's own limit caps it
  *     (docs/contract/run.md#memory-limit)
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record RuntimeSpec(
     ProtocolId protocol,
     LaunchTarget launchTarget,
@@ -34,8 +34,8 @@ public record RuntimeSpec(
     List<String> doctorArgs,
     List<Permission> requiredPermissions,
     int timeoutSeconds,
-    @API(status = API.Status.EXPERIMENTAL, since = "0.2") Optional<WorkerSpec> worker,
-    @API(status = API.Status.EXPERIMENTAL, since = "0.3") OptionalInt memoryMb) {
+    Optional<WorkerSpec> worker,
+    @API(status = API.Status.EXPERIMENTAL, since = "1.0") OptionalInt memoryMb) {
   /** The default {@code timeout_seconds}. */
   public static final int DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -43,15 +43,15 @@ public record RuntimeSpec(
   public static final int MAX_TIMEOUT_SECONDS = 120;
 
   /** The smallest allowed {@code memory_mb}. */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   public static final int MIN_MEMORY_MB = 16;
 
   /** The largest allowed {@code memory_mb} (64 GiB). */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   public static final int MAX_MEMORY_MB = 65_536;
 
   /** Validates and defensively copies. */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   public RuntimeSpec {
     Objects.requireNonNull(protocol, "protocol");
     Objects.requireNonNull(launchTarget, "launchTarget");
@@ -113,7 +113,6 @@ public record RuntimeSpec(
   }
 
   /** Returns this runtime with {@code worker} as its {@code [runtime.worker]} table. */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public RuntimeSpec withWorker(Optional<WorkerSpec> worker) {
     return new RuntimeSpec(
         protocol,
@@ -127,7 +126,7 @@ public record RuntimeSpec(
   }
 
   /** Returns this runtime with {@code memoryMb} as its {@code memory_mb}. */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   public RuntimeSpec withMemoryMb(OptionalInt memoryMb) {
     return new RuntimeSpec(
         protocol,

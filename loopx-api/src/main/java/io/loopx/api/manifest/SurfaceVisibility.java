@@ -3,7 +3,7 @@ package io.loopx.api.manifest;
 import org.apiguardian.api.API;
 
 /** Who may see a presentation surface. */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum SurfaceVisibility {
   /** Safe to show to anyone who can see the host's public output. */
   PUBLIC_SAFE("public-safe"),

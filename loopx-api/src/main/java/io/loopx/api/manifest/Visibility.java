@@ -4,7 +4,7 @@ import java.util.Locale;
 import org.apiguardian.api.API;
 
 /** Catalog visibility of a capability: public ones are listed, internal ones only resolvable. */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum Visibility {
   /** Listed in the public catalog. */
   PUBLIC,

@@ -18,7 +18,7 @@ import org.apiguardian.api.API;
  * @param maxRequests requests a worker process answers before it is recycled, 1..{@value
  *     #MAX_REQUESTS}
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.2")
+@API(status = API.Status.STABLE, since = "1.0")
 public record WorkerSpec(
     List<String> args, int maxInFlight, int maxProcesses, int idleSeconds, int maxRequests) {
   /** The default {@code args}: {@code ["--loopx-worker"]}. */

@@ -11,7 +11,7 @@ import tools.jackson.databind.node.ObjectNode;
  * once per process: {@link #doctor()} when the provider is probed, otherwise {@link
  * #handle(ObjectNode)}; {@link #responseSchemaVersion()} may be called in either case.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public interface ProviderHandler {
 
   /**

@@ -33,7 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {"ok":false,...}} object and exit code 1; what each mode reads, writes and exits with is in
  * docs/run.md#providermain-for-java-providers. Stateless and thread-safe.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class ProviderMain {
   /** The argument that selects the doctor probe. */
   public static final String DOCTOR_FLAG = "--doctor";
@@ -54,22 +54,18 @@ public final class ProviderMain {
   public static final int EXIT_FAILED = 1;
 
   /** The argument that selects worker mode: the default {@code runtime.worker.args}. */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public static final String WORKER_FLAG = "--loopx-worker";
 
   /** The variable the host sets to the runtime's protocol when it starts a worker. */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public static final String WORKER_PROTOCOL_VARIABLE = "LOOPX_WORKER_PROTOCOL";
 
   /** The {@code schema_version} of the worker handshake line. */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public static final String WORKER_HANDSHAKE_SCHEMA = "loopx_worker_handshake_v0";
 
   /**
    * The longest frame line either way, in bytes: the 1,000,000-byte request or response cap plus
    * the envelope bound (16,384 bytes of scope, 1,024 for the rest of the envelope and the frame).
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public static final int MAX_FRAME_BYTES = MAX_REQUEST_BYTES + 16_384 + 1_024;
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -140,7 +136,7 @@ public final class ProviderMain {
    * frame or longer than {@value #MAX_FRAME_BYTES} bytes (it cannot be answered), or when stdout
    * breaks.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   public static int serveWorker(
       ProviderHandler handler,
       String protocol,

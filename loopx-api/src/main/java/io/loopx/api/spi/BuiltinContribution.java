@@ -19,7 +19,7 @@ import org.apiguardian.api.API;
  * generation), possibly on different threads; keep it stateless or thread-safe. <b>Nulls:</b> no
  * method returns null.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public interface BuiltinContribution {
 
   /**

@@ -21,7 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
  * kill guarantee. Evolution: new methods are only added as default methods.
  */
 @FunctionalInterface
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public interface BuiltinProvider {
 
   /**

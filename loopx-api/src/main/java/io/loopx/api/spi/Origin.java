@@ -10,7 +10,7 @@ import org.apiguardian.api.API;
  * <p>Used by LoopX read models; hosts and extension authors only read it. Immutable and
  * thread-safe; no method returns null.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum Origin {
   /** Registered in process by a {@link BuiltinContribution} of the host. */
   BUILTIN,

@@ -18,7 +18,7 @@ import org.apiguardian.api.API;
  * @param enabled the provider is enabled
  * @param ready the provider may dispatch: enabled and, for extensions, doctor proof fresh
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ProviderState(boolean declared, boolean installed, boolean enabled, boolean ready) {
   /** The state of every built-in provider: all flags true. */
   public static final ProviderState BUILTIN = new ProviderState(true, true, true, true);

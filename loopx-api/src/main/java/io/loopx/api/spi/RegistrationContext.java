@@ -23,7 +23,7 @@ import org.apiguardian.api.API;
  * with {@code REGISTRY_SEALED}; a failed write fails the whole assembly
  * (docs/contract/registry.md). Register from the calling thread; no argument may be null.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public interface RegistrationContext {
 
   /**

@@ -4,7 +4,7 @@ import java.util.Locale;
 import org.apiguardian.api.API;
 
 /** How one conformance check ended. */
-@API(status = API.Status.EXPERIMENTAL, since = "0.2")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum CheckStatus {
   /** The provider did what the protocol asks. */
   PASSED,

@@ -36,7 +36,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Immutable; each {@link #verify} runs the checks anew.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.2")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class ProviderConformance {
   private final ConformancePlan.Setup setup;
 

@@ -8,16 +8,14 @@ import java.util.List;
 import org.apiguardian.api.API;
 
 /**
- * A successful check ({@value #SCHEMA_VERSION}) that extension-owned code may be entered in
- * process: the extension is installed, enabled and doctor-fresh, and its active revision declares
- * every permission the operation needs. Returned by {@link
+ * A successful check ({@code loopx_extension_activation_v0}) that extension-owned code may be
+ * entered in process: the extension is installed, enabled and doctor-fresh, and its active revision
+ * declares every permission the operation needs. Returned by {@link
  * io.loopx.runtime.Loopx#check(ExtensionId, java.util.Set)}; disabling or upgrading the extension
  * affects the next check. Implemented by LoopX only; hosts do not implement it.
  */
 @API(status = API.Status.STABLE, since = "1.0")
 public interface CheckReceipt extends Receipt {
-  /** The record's schema version. */
-  String SCHEMA_VERSION = "loopx_extension_activation_v0";
 
   /** Returns the extension. */
   ExtensionId extensionId();

@@ -14,15 +14,13 @@ import java.util.OptionalLong;
 import org.apiguardian.api.API;
 
 /**
- * Receipt of a governed capability dispatch ({@value #SCHEMA_VERSION}, docs/contract/dispatch.md).
- * In a preview the status is {@code ready} and nothing ran; executed, the outcome is classified as
- * for a managed run (an in-process built-in has no exit code). Immutable. Implemented by LoopX
- * only; hosts do not implement it.
+ * Receipt of a governed capability dispatch ({@code loopx_capability_dispatch_v0},
+ * docs/contract/dispatch.md). In a preview the status is {@code ready} and nothing ran; executed,
+ * the outcome is classified as for a managed run (an in-process built-in has no exit code).
+ * Immutable. Implemented by LoopX only; hosts do not implement it.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public interface DispatchReceipt extends Receipt {
-  /** The receipt schema version. */
-  String SCHEMA_VERSION = "loopx_capability_dispatch_v0";
 
   /** Returns the capability. */
   CapabilityId capabilityId();
@@ -40,7 +38,6 @@ public interface DispatchReceipt extends Receipt {
   Revision revision();
 
   /** Returns whether this was a preview ({@code dry_run}) or an executed dispatch. */
-  @API(status = API.Status.STABLE, since = "1.0")
   Mode mode();
 
   /** Returns what the provider did (for a preview: nothing ran, status {@code ready}). */
@@ -56,6 +53,6 @@ public interface DispatchReceipt extends Receipt {
    * Returns the memory limit that applied to the provider's processes in bytes ({@code
    * memory_limit_bytes}); empty for a preview, an in-process built-in, and when no limit applied.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   OptionalLong memoryLimitBytes();
 }

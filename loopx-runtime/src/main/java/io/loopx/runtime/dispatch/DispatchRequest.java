@@ -29,7 +29,7 @@ import tools.jackson.databind.node.ObjectNode;
  *     .scope(scope).permission(Permission.of("memory.read")).input(json).build();
  * }</pre>
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class DispatchRequest {
   /** The most extra arguments a dispatch may append. */
   public static final int MAX_EXTRA_ARGS = 32;
@@ -62,7 +62,6 @@ public final class DispatchRequest {
   }
 
   /** Starts a request of {@code action} on {@code capabilityId} over {@code protocol}. */
-  @API(status = API.Status.STABLE, since = "1.0")
   public static Builder builder(
       CapabilityId capabilityId, ProtocolId protocol, ActionToken action) {
     return new Builder(capabilityId, protocol, action);
@@ -104,13 +103,11 @@ public final class DispatchRequest {
   }
 
   /** Returns the caller's deadline, if any. */
-  @API(status = API.Status.STABLE, since = "1.0")
   public Optional<Duration> deadline() {
     return input.deadline();
   }
 
   /** Returns whether the call runs one-shot (no warm worker). */
-  @API(status = API.Status.STABLE, since = "1.0")
   public boolean isOneShot() {
     return input.isOneShot();
   }
@@ -119,7 +116,6 @@ public final class DispatchRequest {
    * Builds a {@link DispatchRequest}; {@link #scope}, {@link #permission} and an {@code input} are
    * required. Not thread-safe.
    */
-  @API(status = API.Status.STABLE, since = "1.0")
   public static final class Builder {
     private final CapabilityId capabilityId;
     private final ProtocolId protocol;

@@ -13,7 +13,7 @@ import org.apiguardian.api.API;
  * until the host says so.
  */
 @FunctionalInterface
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public interface DomainPolicy {
 
   /** Returns the decision for {@code request}. */
@@ -30,7 +30,6 @@ public interface DomainPolicy {
   }
 
   /** A policy decision: allowed, or refused with a reason. Immutable. */
-  @API(status = API.Status.STABLE, since = "1.0")
   final class Decision {
     private static final Decision ALLOW = new Decision(Optional.empty());
 

@@ -54,7 +54,6 @@ public non-sealed interface WorkerEvent extends LoopxEvent {
   Optional<RunFailure> failure();
 
   /** What happened to a worker: it spawned, LoopX ended it (and why), or it crashed. */
-  @API(status = API.Status.STABLE, since = "1.0")
   enum Reason {
     /** It started and passed its handshake. */
     SPAWNED,

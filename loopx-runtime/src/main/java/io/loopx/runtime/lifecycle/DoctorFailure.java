@@ -4,7 +4,7 @@ import java.util.Locale;
 import org.apiguardian.api.API;
 
 /** Why a doctor status is not ready, where docs/contract/doctor.md names a {@code failure_kind}. */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum DoctorFailure {
   /** {@code doctor_args} is empty. */
   DOCTOR_NOT_CONFIGURED,
@@ -19,7 +19,6 @@ public enum DoctorFailure {
    * not be started or did not write a valid handshake within {@code timeout_seconds}
    * (docs/contract/worker.md#doctor).
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   WORKER_HANDSHAKE_FAILED;
 
   /** Returns the wire word, e.g. {@code probe_nonzero_exit}. */

@@ -10,7 +10,7 @@ import org.apiguardian.api.API;
  * kind and the probe's exit code; {@link #doctor()} carries the whole packet (its JSON also has the
  * {@code entrypoint_lookup}).
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class DoctorNotReadyException extends LoopxException {
   private static final long serialVersionUID = 1L;
 

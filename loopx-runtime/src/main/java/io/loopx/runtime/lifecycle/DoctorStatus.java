@@ -4,7 +4,7 @@ import java.util.Locale;
 import org.apiguardian.api.API;
 
 /** The doctor ladder, in order of precedence (docs/contract/doctor.md). */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum DoctorStatus {
   /** Doctor of a disabled extension: nothing probed. */
   DISABLED,

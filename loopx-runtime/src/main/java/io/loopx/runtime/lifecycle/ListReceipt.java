@@ -18,7 +18,6 @@ public interface ListReceipt extends Receipt {
   List<Entry> extensions();
 
   /** One installed extension. Implemented by LoopX only. */
-  @API(status = API.Status.STABLE, since = "1.0")
   interface Entry {
     /** Returns the extension. */
     ExtensionId id();

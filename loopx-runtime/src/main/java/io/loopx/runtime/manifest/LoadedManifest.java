@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * with where it came from. Only {@link #load} and {@link #parse} make one, so every instance passed
  * the loader's rules. Immutable and thread-safe.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class LoadedManifest {
   /** The largest manifest accepted, in bytes (256 KiB). */
   public static final int MAX_BYTES = ManifestLoader.MAX_MANIFEST_BYTES;

@@ -10,7 +10,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Shared by run and dispatch receipts. Immutable. Implemented by LoopX only; hosts do not implement
  * it.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public interface ProviderOutcome {
   /** Returns the status word. */
   RunStatus status();

@@ -4,7 +4,7 @@ import java.util.Locale;
 import org.apiguardian.api.API;
 
 /** The {@code failure_kind} of a {@link RunReceipt}, when the run failed for a named reason. */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum RunFailure {
   /** The provider process could not be started. */
   EXECUTION_FAILED,
@@ -28,26 +28,23 @@ public enum RunFailure {
    * timed out or broke the frame protocol, it exited or was killed, or the host closed); LoopX
    * killed its whole tree (docs/contract/worker.md).
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   WORKER_TERMINATED,
   /**
    * A warm worker did not write its handshake line within the manifest timeout, or wrote another
    * line; LoopX killed its whole tree (docs/contract/worker.md).
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   WORKER_HANDSHAKE_FAILED,
   /**
    * The calling thread was interrupted while the request was in flight on a warm worker; LoopX
    * retired the worker and killed its tree (docs/contract/worker.md).
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   CANCELLED,
   /**
    * The memory limit's enforcement (the kernel's OOM killer of the call's or worker's memory
    * cgroup) killed a process of the provider; LoopX terminated the rest. On a warm worker every
    * request in flight ends so and the worker is retired (docs/contract/run.md#memory-limit).
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   MEMORY_LIMIT;
 
   /** Returns the snake_case word used on the wire, e.g. {@code response_too_large}. */

@@ -11,16 +11,14 @@ import java.util.OptionalLong;
 import org.apiguardian.api.API;
 
 /**
- * Receipt of a managed run of a standalone extension ({@value #SCHEMA_VERSION}). Its JSON keys
- * (always all present, {@code null} where they do not apply), the first-match classification of its
- * {@link #outcome} and its exit code are in docs/contract/run.md ("Run receipt", "Outcome list",
- * "Exit code"). {@link #ok()} is whether the run succeeded or, for a preview, would be attempted.
- * Immutable. Implemented by LoopX only; hosts do not implement it.
+ * Receipt of a managed run of a standalone extension ({@code loopx_extension_run_receipt_v0}). Its
+ * JSON keys (always all present, {@code null} where they do not apply), the first-match
+ * classification of its {@link #outcome} and its exit code are in docs/contract/run.md ("Run
+ * receipt", "Outcome list", "Exit code"). {@link #ok()} is whether the run succeeded or, for a
+ * preview, would be attempted. Immutable. Implemented by LoopX only; hosts do not implement it.
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public interface RunReceipt extends Receipt {
-  /** The receipt schema. */
-  String SCHEMA_VERSION = "loopx_extension_run_receipt_v0";
 
   /** Returns the extension that was run. */
   ExtensionId extensionId();
@@ -35,7 +33,6 @@ public interface RunReceipt extends Receipt {
   ProtocolId protocol();
 
   /** Returns whether this was a preview ({@code dry_run}) or an executed run. */
-  @API(status = API.Status.STABLE, since = "1.0")
   Mode mode();
 
   /** Returns what the provider did (status {@link RunStatus#READY} exactly for a preview). */
@@ -55,6 +52,6 @@ public interface RunReceipt extends Receipt {
    * memory_limit_bytes}, docs/contract/run.md#memory-limit); empty for a preview and when no limit
    * applied.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   OptionalLong memoryLimitBytes();
 }

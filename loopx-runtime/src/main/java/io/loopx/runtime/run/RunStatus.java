@@ -4,7 +4,7 @@ import java.util.Locale;
 import org.apiguardian.api.API;
 
 /** The {@code status} of a {@link RunReceipt}. */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum RunStatus {
   /** A preview: every precondition holds and an execute would start the provider. */
   READY,

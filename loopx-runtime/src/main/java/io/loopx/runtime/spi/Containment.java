@@ -7,7 +7,7 @@ import org.apiguardian.api.API;
  * of it outlives the call (docs/process.md). Reported in run and dispatch receipts and doctor
  * packets as {@code containment}.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum Containment {
   /**
    * A cgroup v2 per call, in a delegated writable cgroup: ended with {@code cgroup.kill}; holds

@@ -8,7 +8,7 @@ import org.apiguardian.api.API;
  * applies. Only {@code EXITED} carries an exit code; only {@code NOT_STARTED} carries a
  * start-failure reason.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.EXPERIMENTAL, since = "1.0")
 public enum LaunchOutcome {
   /** The process could not be started (missing executable, bad working directory, ...). */
   NOT_STARTED,
@@ -22,14 +22,12 @@ public enum LaunchOutcome {
    * group (docs/contract/worker.md#deadline), and the interrupt status is set again when the launch
    * returns.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   CANCELLED,
   /**
    * The {@linkplain LaunchRequest#memoryLimit() memory limit}'s enforcement killed a process of the
    * call, also when the run then timed out or crossed a cap; LoopX terminated the rest
    * (docs/contract/run.md#memory-limit).
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
   MEMORY_LIMIT,
   /**
    * The timeout elapsed first; LoopX terminated the whole process group. Wins over a cap crossed

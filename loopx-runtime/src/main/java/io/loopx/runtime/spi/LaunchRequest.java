@@ -16,7 +16,7 @@ import org.apiguardian.api.API;
  * merge in its own). An empty working directory means the host's current directory. Each captured
  * stream may hold at most its limit; one byte more is over the cap.
  */
-@API(status = API.Status.STABLE, since = "1.0")
+@API(status = API.Status.EXPERIMENTAL, since = "1.0")
 public interface LaunchRequest {
 
   /** The default cap of each output stream: 1,000,000 bytes (docs/contract/run.md). */
@@ -71,6 +71,5 @@ public interface LaunchRequest {
    * limits memory} applies it and ends a run whose process the limit killed as {@link
    * LaunchOutcome#MEMORY_LIMIT}; another ignores it.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   OptionalLong memoryLimit();
 }

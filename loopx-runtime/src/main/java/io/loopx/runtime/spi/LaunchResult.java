@@ -18,7 +18,7 @@ import org.apiguardian.api.API;
  * docs/contract/run.md's first-match order; callers never need to re-derive it from the bytes.
  * Immutable; the byte accessors return copies.
  */
-@API(status = API.Status.STABLE, since = "1.0")
+@API(status = API.Status.EXPERIMENTAL, since = "1.0")
 public final class LaunchResult {
   private final LaunchOutcome outcome;
   private final OptionalInt exitCode;

@@ -21,7 +21,7 @@ import org.apiguardian.api.API;
  * hosts implement it, this interface only grows through default methods.
  */
 @FunctionalInterface
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.EXPERIMENTAL, since = "1.0")
 public interface ProcessLauncher {
 
   /**
@@ -46,7 +46,6 @@ public interface ProcessLauncher {
    * its enforcement killed as {@link LaunchOutcome#MEMORY_LIMIT}); receipts report the limit as
    * {@code memory_limit_bytes} only then. False by default.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.3")
   default boolean limitsMemory() {
     return false;
   }

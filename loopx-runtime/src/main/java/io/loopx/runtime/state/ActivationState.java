@@ -17,7 +17,7 @@ import org.apiguardian.api.API;
  *
  * @param extensions the installed extensions, keyed by id
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ActivationState(SortedMap<ExtensionId, ExtensionRecord> extensions) {
   /** The schema version of the state file. */
   public static final String SCHEMA_VERSION = "loopx_extension_state_v0";

@@ -12,7 +12,7 @@ import org.apiguardian.api.API;
  * <p>Implemented by LoopX ({@code FileActivationStore}); a host may implement it for another
  * backend (for example a database shared by a fleet of hosts). Implementations are thread-safe.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public interface ActivationStore {
 
   /**
@@ -30,7 +30,6 @@ public interface ActivationStore {
    *
    * @throws LoopxException {@code STATE_UNREADABLE} or {@code IO_FAILED}
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   default Optional<ExtensionRecord> entry(ExtensionId id) {
     return read().get(id);
   }

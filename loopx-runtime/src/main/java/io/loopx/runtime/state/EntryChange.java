@@ -14,7 +14,7 @@ import org.apiguardian.api.API;
  * @param expected the entry as read before planning (empty = not installed)
  * @param replacement the entry to write (empty = remove)
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record EntryChange(
     ExtensionId id, Optional<ExtensionRecord> expected, Optional<ExtensionRecord> replacement) {
   /** Rejects nulls and records of another id. */

@@ -27,7 +27,7 @@ import org.apiguardian.api.API;
  * @param doctorVerifiedIdentities runtime identities verified by a successful probe, oldest first
  * @param revisions recorded revision snapshots, oldest first
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record ExtensionRecord(
     ExtensionId id,
     boolean enabled,

@@ -32,7 +32,7 @@ import org.apiguardian.api.API;
  *     java_main} or runtime-less manifests)
  * @param provenIdentities the runtime identities proven for this revision, oldest first
  */
-@API(status = API.Status.STABLE, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record RevisionSnapshot(
     Revision revision,
     ExtensionManifest manifest,
@@ -77,16 +77,10 @@ public record RevisionSnapshot(
     }
   }
 
-  /** Creates a snapshot with no proven identity yet. */
-  public RevisionSnapshot(
-      Revision revision, ExtensionManifest manifest, Optional<String> entrypointPath) {
-    this(revision, manifest, entrypointPath, List.of());
-  }
-
   /** Creates the snapshot of {@code manifest}, computing its revision; no identity proven yet. */
   public static RevisionSnapshot of(ExtensionManifest manifest, Optional<String> entrypointPath) {
     return new RevisionSnapshot(
-        Arguments.required("manifest", manifest).revision(), manifest, entrypointPath);
+        Arguments.required("manifest", manifest).revision(), manifest, entrypointPath, List.of());
   }
 
   /** Returns the manifest's version text. */

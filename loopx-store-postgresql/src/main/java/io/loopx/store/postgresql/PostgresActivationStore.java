@@ -46,7 +46,7 @@ import org.jspecify.annotations.Nullable;
  * entries, so every read sees every change committed by any host before it, at the cost of one
  * indexed query. {@link #entry} reads one row. Thread-safe.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.2")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class PostgresActivationStore implements ActivationStore, AutoCloseable {
   /** The bounded wait for the row lock of a write (and for a migration's advisory lock). */
   public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(5);
@@ -338,7 +338,6 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
    * Options of a {@link PostgresActivationStore}. Every method refuses a bad argument (a missing
    * one included) with {@link InvalidValueException}.
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public static final class Builder {
     private final DataSource dataSource;
     private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;

@@ -25,7 +25,7 @@ import org.apiguardian.api.API;
  * target (every added entry expected absent), so an entry another host adds meanwhile is a conflict
  * too.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.2")
+@API(status = API.Status.STABLE, since = "1.0")
 public final class StateImport {
   private StateImport() {}
 
@@ -36,7 +36,6 @@ public final class StateImport {
    * @param identical the entries the target already holds identically (left as they are)
    * @param executed whether the entries were written
    */
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public record Plan(List<ExtensionId> added, List<ExtensionId> identical, boolean executed) {
     /** Copies the lists. */
     public Plan {

@@ -33,7 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param capabilityId the implemented capability to dispatch through, when the manifest implements
  *     more than one
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public record EnvelopeBinding(
     ActionToken action,
     ObjectNode scope,

@@ -18,7 +18,7 @@ import tools.jackson.databind.node.ObjectNode;
  * object with {@code "ok": false} on stdout. Those that LoopX itself refuses ({@link
  * #rejectedByLoopx()}, kind {@code request_invalid}) are sent to the provider directly as well.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public enum MalformedRequest {
   /** No bytes at all. */
   EMPTY(true),

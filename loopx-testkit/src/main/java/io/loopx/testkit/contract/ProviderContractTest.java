@@ -56,7 +56,7 @@ import tools.jackson.databind.node.ObjectNode;
  * methods are public so that a subclass in any package or module can run them. Implemented
  * (extended) by extension authors; new hooks only ever get defaults.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = API.Status.STABLE, since = "1.0")
 public abstract class ProviderContractTest {
   /** The default seed of the generated inputs. */
   public static final long DEFAULT_SEED = 0x5EED_C0DEL;
@@ -271,7 +271,6 @@ public abstract class ProviderContractTest {
    * </ul>
    */
   @Test
-  @API(status = API.Status.EXPERIMENTAL, since = "0.2")
   public void workerKeepsTheFrameProtocol(@TempDir Path sandbox) {
     ProviderHarness h = harness(sandbox);
     RuntimeSpec spec = h.runtime();

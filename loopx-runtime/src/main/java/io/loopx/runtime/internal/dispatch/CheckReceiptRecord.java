@@ -26,6 +26,8 @@ public record CheckReceiptRecord(
     Revision revision,
     List<Permission> requiredPermissions)
     implements CheckReceipt {
+  static final String SCHEMA_VERSION = "loopx_extension_activation_v0";
+
   /** Rejects nulls and copies. */
   public CheckReceiptRecord {
     Objects.requireNonNull(extensionId, "extensionId");

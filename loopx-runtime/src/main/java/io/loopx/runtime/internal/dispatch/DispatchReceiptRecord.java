@@ -43,6 +43,8 @@ public record DispatchReceiptRecord(
     Optional<Containment> containment,
     OptionalLong memoryLimitBytes)
     implements DispatchReceipt {
+  static final String SCHEMA_VERSION = "loopx_capability_dispatch_v0";
+
   /** Rejects nulls. */
   public DispatchReceiptRecord {
     Objects.requireNonNull(mode, "mode");

@@ -42,6 +42,7 @@ public record RunReceiptRecord(
     Optional<Containment> containment,
     OptionalLong memoryLimitBytes)
     implements RunReceipt {
+  static final String SCHEMA_VERSION = "loopx_extension_run_receipt_v0";
 
   /**
    * Checks nulls and consistency.
