@@ -14,22 +14,12 @@ import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.events.LoopxListener;
 import io.loopx.runtime.internal.call.CallInput;
-import io.loopx.runtime.internal.catalog.CatalogPublisher;
-import io.loopx.runtime.internal.dispatch.CapabilityDispatch;
-import io.loopx.runtime.internal.identity.Freshness;
-import io.loopx.runtime.internal.identity.IdentityCache;
-import io.loopx.runtime.internal.identity.RuntimeResolver;
-import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand;
-import io.loopx.runtime.internal.lifecycle.LifecycleEngine;
 import io.loopx.runtime.internal.observe.Observer;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
-import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.RequestBody;
-import io.loopx.runtime.internal.run.StandaloneRun;
 import io.loopx.runtime.internal.state.FileActivationStore;
-import io.loopx.runtime.internal.state.IdentityCacheFile;
 import io.loopx.runtime.internal.worker.Workers;
 import io.loopx.runtime.lifecycle.DoctorAllReceipt;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
@@ -41,8 +31,6 @@ import io.loopx.runtime.run.RunRequest;
 import io.loopx.runtime.spi.ProcessLauncher;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.FileSystem;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,14 +39,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
  * The LoopX facade a host builds once and drives: the extension lifecycle (install, upgrade,
  * enable, disable, rollback, uninstall, doctor, list), the managed run, capability dispatch and the
- * capability catalog. Immutable configuration, thread-safe; it only delegates.
+ * capability wired.catalog. Immutable configuration, thread-safe; it only delegates.
  *
  * <pre>{@code
  * try (Loopx loopx = Loopx.builder().runtimeRoot(root).builtin(new MyHostCatalog()).build()) {
@@ -71,65 +58,24 @@ import org.apiguardian.api.API;
  *
  * <p>A {@linkplain Mode#PREVIEW preview} changes nothing and predicts the execute; preconditions
  * fail in both modes. Failures are {@link LoopxException}s with a stable {@link ErrorKind} and
- * leave durable state unchanged, but for the two revocations of docs/contract/lifecycle.md (a
+ * leave durable state unchanged, but for the two revocations of docs/contract/wired.lifecycle.md (a
  * failed executed enable or doctor). Every operation reads the state afresh.
  */
 @API(status = API.Status.STABLE, since = "1.0")
 public final class Loopx implements AutoCloseable {
   /** This library's version (also the version of every built-in provider). */
-  public static final String VERSION = readVersion();
+  public static final String VERSION = Wiring.readVersion();
 
   private final ActivationStore store;
   private final FileSystem fileSystem;
   private final Map<String, byte[]> bundled;
-  private final CatalogPublisher catalog;
-  private final LifecycleEngine lifecycle;
-  private final StandaloneRun standaloneRun;
-  private final CapabilityDispatch dispatch;
-  private final Observer observer;
-  private final ProviderLaunch providers;
+  private final Wiring wired;
 
   private Loopx(Builder b, ActivationStore store, FileSystem fileSystem) {
     this.store = store;
     this.fileSystem = fileSystem;
     this.bundled = Map.copyOf(b.bundled);
-    RuntimeEnvironment environment = b.composedRuntimeEnvironment();
-    // One identity cache per facade, kept beside a file state (docs/contract/state.md).
-    IdentityCache identities =
-        store instanceof FileActivationStore file
-            ? IdentityCache.persistedIn(
-                IdentityCacheFile.in(
-                    Objects.requireNonNull(file.stateFile().getParent(), "state directory")))
-            : IdentityCache.inMemory();
-    RuntimeResolver resolver = RuntimeResolver.of(environment).withCache(identities);
-    Freshness freshness = new Freshness(resolver, fileSystem);
-    this.observer = new Observer(b.listeners, b.logger);
-    ProviderLaunch providers =
-        new ProviderLaunch(
-            b.launcher.orElseGet(
-                () -> OsProcessLauncher.builder().pidsLimit(b.providerPidsLimit).build()),
-            b.providerEnvironment.filter(b.hostEnvironment),
-            environment.searchPath(),
-            b.providerStderrTail,
-            observer.workerEvents(),
-            b.providerMemoryLimit);
-    // Run and dispatch write only to revoke a changed runtime's identity: observed like commands.
-    ActivationStore observed = observer.writingThrough(store);
-    this.providers = providers;
-    // Workers of a revision that another process or host disabled, replaced or uninstalled are
-    // retired within a second (docs/contract/worker.md#lifecycle-changes,
-    // "Changes made elsewhere").
-    providers.watchState(store::read);
-    this.catalog = new CatalogPublisher(store, freshness, VERSION, b.builtins);
-    this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog, observer);
-    this.standaloneRun = new StandaloneRun(observed, freshness, providers);
-    this.dispatch =
-        new CapabilityDispatch(
-            observed,
-            freshness,
-            providers,
-            b.policy,
-            (capability, provider) -> catalog.currentFor(capability, provider).registry());
+    this.wired = new Wiring(b, store, fileSystem);
   }
 
   /** Returns a new builder. */
@@ -145,12 +91,12 @@ public final class Loopx implements AutoCloseable {
    */
   @Override
   public void close() {
-    providers.close();
+    wired.providers.close();
   }
 
   /** The warm workers, when this facade starts them (for tests in this package). */
   Optional<Workers> workers() {
-    return providers.workers();
+    return wired.providers.workers();
   }
 
   // ---------------------------------------------------------------- manifests
@@ -177,29 +123,29 @@ public final class Loopx implements AutoCloseable {
 
   /** Installs a new extension: validate, probe (execute only), then activate and enable it. */
   public LifecycleReceipt install(LoadedManifest manifest, Mode mode) {
-    return lifecycle.apply(
+    return wired.lifecycle.apply(
         new LifecycleCommand.Install(manifest.manifest(), manifest.directory()), mode);
   }
 
   /** Upgrades an installed extension to a new revision after probing it (execute only). */
   public LifecycleReceipt upgrade(LoadedManifest manifest, Mode mode) {
-    return lifecycle.apply(
+    return wired.lifecycle.apply(
         new LifecycleCommand.Upgrade(manifest.manifest(), manifest.directory()), mode);
   }
 
   /** Enables an extension after a fresh probe; a failed executed probe revokes its identity. */
   public LifecycleReceipt enable(ExtensionId id, Mode mode) {
-    return lifecycle.apply(new LifecycleCommand.Enable(id), mode);
+    return wired.lifecycle.apply(new LifecycleCommand.Enable(id), mode);
   }
 
   /** Disables an extension (reversible; history and proofs are kept). */
   public LifecycleReceipt disable(ExtensionId id, Mode mode) {
-    return lifecycle.apply(new LifecycleCommand.Disable(id), mode);
+    return wired.lifecycle.apply(new LifecycleCommand.Disable(id), mode);
   }
 
   /** Switches to the rollback revision after probing it (execute only); twice toggles back. */
   public LifecycleReceipt rollback(ExtensionId id, Mode mode) {
-    return lifecycle.apply(new LifecycleCommand.Rollback(id), mode);
+    return wired.lifecycle.apply(new LifecycleCommand.Rollback(id), mode);
   }
 
   /**
@@ -209,22 +155,22 @@ public final class Loopx implements AutoCloseable {
    * @throws LoopxException {@code NOT_INSTALLED}; {@code EXTENSION_ENABLED} while it is enabled
    */
   public LifecycleReceipt uninstall(ExtensionId id, Mode mode) {
-    return lifecycle.apply(new LifecycleCommand.Uninstall(id), mode);
+    return wired.lifecycle.apply(new LifecycleCommand.Uninstall(id), mode);
   }
 
   /** Runs the doctor of one extension; executed, it records the proof or revokes the identity. */
   public DoctorReceipt doctor(ExtensionId id, Mode mode) {
-    return lifecycle.apply(new LifecycleCommand.Doctor(id), mode);
+    return wired.lifecycle.apply(new LifecycleCommand.Doctor(id), mode);
   }
 
   /** Runs the doctor of every enabled extension (executed: probes each, records proofs). */
   public DoctorAllReceipt doctorAll(Mode mode) {
-    return lifecycle.apply(new LifecycleCommand.DoctorAll(), mode);
+    return wired.lifecycle.apply(new LifecycleCommand.DoctorAll(), mode);
   }
 
   /** Lists installed extensions, evaluating doctor freshness now. */
   public ListReceipt list() {
-    return lifecycle.apply(new LifecycleCommand.ListExtensions(), Mode.PREVIEW);
+    return wired.lifecycle.apply(new LifecycleCommand.ListExtensions(), Mode.PREVIEW);
   }
 
   /** Returns the activation state as currently stored. */
@@ -247,12 +193,12 @@ public final class Loopx implements AutoCloseable {
    */
   public RunReceipt run(RunRequest request, Mode mode) {
     CallInput input = CallInput.from(request);
-    CallDeadline bound = deadline(input);
+    CallDeadline bound = CallDeadline.of(input.deadline());
     ExtensionId id = request.extensionId();
-    return observer.run(
+    return wired.observer.run(
         id,
         !mode.executes(),
-        () -> standaloneRun.run(id, read(input), mode, bound, input.isOneShot()));
+        () -> wired.standaloneRun.run(id, RequestBody.read(input), mode, bound, input.isOneShot()));
   }
 
   // ---------------------------------------------------------------- capability dispatch
@@ -266,23 +212,11 @@ public final class Loopx implements AutoCloseable {
    */
   public DispatchReceipt dispatch(DispatchRequest request, Mode mode) {
     CallInput input = CallInput.from(request);
-    CallDeadline bound = deadline(input);
-    return observer.dispatch(
+    CallDeadline bound = CallDeadline.of(input.deadline());
+    return wired.observer.dispatch(
         request,
         !mode.executes(),
-        () -> dispatch.dispatch(request, read(input), mode, bound, input.isOneShot()));
-  }
-
-  private static CallDeadline deadline(CallInput input) {
-    return input.deadline().map(CallDeadline::after).orElseGet(CallDeadline::none);
-  }
-
-  /** Reads the caller's input as it is given: bytes are validated, a stream read (bounded). */
-  private static RequestBody read(CallInput input) {
-    Optional<byte[]> bytes = input.bytes();
-    return bytes.isPresent()
-        ? RequestBody.parse(bytes.get())
-        : RequestBody.read(input.stream().orElseThrow());
+        () -> wired.dispatch.dispatch(request, RequestBody.read(input), mode, bound, input.isOneShot()));
   }
 
   /**
@@ -291,7 +225,7 @@ public final class Loopx implements AutoCloseable {
    * declares them. Call it for every operation; disabling or upgrading affects the next check.
    */
   public CheckReceipt check(ExtensionId id, Set<Permission> permissions) {
-    return dispatch.check(id, permissions);
+    return wired.dispatch.check(id, permissions);
   }
 
   // ---------------------------------------------------------------- catalog
@@ -301,7 +235,7 @@ public final class Loopx implements AutoCloseable {
    * installed extensions with their lifecycle flags evaluated now.
    */
   public CapabilityRegistry registry() {
-    return catalog.current().registry();
+    return wired.catalog.current().registry();
   }
 
   /**
@@ -310,19 +244,7 @@ public final class Loopx implements AutoCloseable {
    * with the same id.
    */
   public CapabilityRegistry registryWith(List<LoadedManifest> declarations) {
-    return catalog.withDeclarations(declarations.stream().map(LoadedManifest::manifest).toList());
-  }
-
-  private static String readVersion() {
-    try (InputStream in = Loopx.class.getResourceAsStream("loopx.properties")) {
-      Properties p = new Properties();
-      if (in != null) {
-        p.load(in);
-      }
-      return p.getProperty("version", "0.0.0-unknown");
-    } catch (IOException e) {
-      return "0.0.0-unknown";
-    }
+    return wired.catalog.withDeclarations(declarations.stream().map(LoadedManifest::manifest).toList());
   }
 
   /**
@@ -331,21 +253,21 @@ public final class Loopx implements AutoCloseable {
    * InvalidValueException}.
    */
   public static final class Builder {
-    private Optional<ActivationStore> store = Optional.empty();
-    private Optional<Path> stateFile = Optional.empty();
-    private final List<BuiltinContribution> builtins = new ArrayList<>();
-    private Optional<ProcessLauncher> launcher = Optional.empty();
-    private int providerPidsLimit = OsProcessLauncher.DEFAULT_PIDS_LIMIT;
-    private long providerMemoryLimit = OsProcessLauncher.DEFAULT_MEMORY_LIMIT;
-    private RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
-    private Map<String, String> hostEnvironment = System.getenv();
-    private boolean hostEnvironmentGiven;
-    private ProviderEnvironment providerEnvironment = ProviderEnvironment.inheritAll();
-    private boolean providerStderrTail = true;
-    private final Map<String, byte[]> bundled = new LinkedHashMap<>();
-    private DomainPolicy policy = DomainPolicy.denyAll();
-    private final List<LoopxListener> listeners = new ArrayList<>();
-    private System.Logger logger = System.getLogger(Observer.LOGGER_NAME);
+    Optional<ActivationStore> store = Optional.empty();
+    Optional<Path> stateFile = Optional.empty();
+    final List<BuiltinContribution> builtins = new ArrayList<>();
+    Optional<ProcessLauncher> launcher = Optional.empty();
+    int providerPidsLimit = OsProcessLauncher.DEFAULT_PIDS_LIMIT;
+    long providerMemoryLimit = OsProcessLauncher.DEFAULT_MEMORY_LIMIT;
+    RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
+    Map<String, String> hostEnvironment = System.getenv();
+    boolean hostEnvironmentGiven;
+    ProviderEnvironment providerEnvironment = ProviderEnvironment.inheritAll();
+    boolean providerStderrTail = true;
+    final Map<String, byte[]> bundled = new LinkedHashMap<>();
+    DomainPolicy policy = DomainPolicy.denyAll();
+    final List<LoopxListener> listeners = new ArrayList<>();
+    System.Logger logger = System.getLogger(Observer.LOGGER_NAME);
 
     private Builder() {}
 
@@ -400,7 +322,7 @@ public final class Loopx implements AutoCloseable {
     }
 
     /**
-     * Uses {@code launcher} to start providers. Default: operating-system processes, each call in a
+     * Uses {@code launcher} to start wired.providers. Default: operating-system processes, each call in a
      * cgroup of its own where the JVM's cgroup is writable, else in its own process group
      * (docs/process.md).
      */
@@ -410,10 +332,9 @@ public final class Loopx implements AutoCloseable {
     }
 
     /**
-     * Limits each provider call of the default launcher to {@code limit} tasks (processes and
-     * threads) at once, where a cgroup with a {@code pids} controller contains the call (default
-     * 512); a fork past the limit fails inside the provider. No effect without such a cgroup or
-     * with a host {@link #processLauncher}.
+     * Limits each provider call of the default launcher to {@code limit} processes and threads at
+     * once where a cgroup with a {@code pids} controller contains the call (default 512); a fork
+     * past it fails inside the provider.
      *
      * @throws io.loopx.api.InvalidValueException when {@code limit} is not in 1..4,194,304
      */
@@ -424,16 +345,12 @@ public final class Loopx implements AutoCloseable {
     }
 
     /**
-     * Limits each provider call and each warm worker process to {@code bytes} of memory (and of
-     * memory plus swap), where the launcher has a writable memory cgroup (docs/contract/run.md,
-     * "Memory limit"); default 1 GiB. A manifest's {@code runtime.memory_mb} may ask for less,
-     * never more. A process that crosses it is killed by the kernel and the call ends {@code
-     * memory_limit}. No effect without a writable memory controller (receipts then say {@code
-     * memory_limit_bytes: null}); a host {@link #processLauncher} applies it only when it says it
-     * {@linkplain ProcessLauncher#limitsMemory() limits memory}.
+     * Limits each provider call and each warm worker process to {@code bytes} of memory and of
+     * memory plus swap (default 1 GiB) where the launcher has a writable memory cgroup; a manifest's
+     * {@code runtime.memory_mb} may ask for less. A process over it is killed and the call ends
+     * {@code memory_limit} (docs/contract/run.md#memory-limit).
      *
      * @throws io.loopx.api.InvalidValueException when {@code bytes} is not in 16 MiB..64 GiB
-     *     (16,777,216..68,719,476,736)
      */
     @API(status = API.Status.EXPERIMENTAL, since = "1.0")
     public Builder providerMemoryLimit(long bytes) {
@@ -464,13 +381,9 @@ public final class Loopx implements AutoCloseable {
 
     /**
      * Uses {@code environment} as the host environment handed to providers (default: this
-     * process's).
-     *
-     * <p>One PATH (docs/threat-model.md, P2) is both searched for runtime identities and given to
-     * providers: this environment's {@code PATH} when it has one, otherwise the {@linkplain
-     * RuntimeEnvironment#searchPath() runtime environment's search path} (also when this method is
-     * not called). It is composed once, at {@link #build()}: empty and relative entries are
-     * dropped; providers get the launcher's directory, then that PATH.
+     * process's). Its {@code PATH}, or else the {@linkplain RuntimeEnvironment#searchPath() runtime
+     * environment's search path}, is the one PATH both searched for runtime identities and given to
+     * providers, composed at {@link #build()} (docs/threat-model.md, P2).
      */
     public Builder hostEnvironment(Map<String, String> environment) {
       Arguments.required("host environment", environment)
@@ -504,17 +417,6 @@ public final class Loopx implements AutoCloseable {
     public Builder providerStderrTail(boolean keep) {
       this.providerStderrTail = keep;
       return this;
-    }
-
-    private RuntimeEnvironment composedRuntimeEnvironment() {
-      String raw = runtimeEnvironment.searchPath();
-      String hostPath = hostEnvironment.get("PATH");
-      if (hostEnvironmentGiven && hostPath != null) {
-        raw = hostPath;
-      }
-      String path = SearchPath.compose(raw, runtimeEnvironment.javaExecutable().getFileSystem());
-      return new RuntimeEnvironment(
-          path, runtimeEnvironment.javaExecutable(), runtimeEnvironment.codePath());
     }
 
     /** Registers a manifest shipped with the host, installable by {@code id}. */

@@ -30,6 +30,11 @@ public record CallDeadline(long startNanos, Optional<Duration> limit) {
     return new CallDeadline(System.nanoTime(), Optional.empty());
   }
 
+  /** The deadline a caller's optional limit gives: {@link #after} it, or {@link #none()}. */
+  public static CallDeadline of(Optional<Duration> limit) {
+    return limit.map(CallDeadline::after).orElseGet(CallDeadline::none);
+  }
+
   /** A call that starts now and must end within {@code limit}. */
   public static CallDeadline after(Duration limit) {
     return new CallDeadline(System.nanoTime(), Optional.of(limit));

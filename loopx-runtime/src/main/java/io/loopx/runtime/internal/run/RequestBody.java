@@ -1,5 +1,6 @@
 package io.loopx.runtime.internal.run;
 
+import io.loopx.runtime.internal.call.CallInput;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.api.json.InvalidJsonException;
@@ -42,6 +43,12 @@ public final class RequestBody {
     JsonNode version = body.get("schema_version");
     this.schemaVersion =
         version != null && version.isString() ? Optional.of(version.asString()) : Optional.empty();
+  }
+
+  /** Reads a caller's input as it was given: bytes are validated, a stream read (bounded). */
+  public static RequestBody read(CallInput input) {
+    Optional<byte[]> bytes = input.bytes();
+    return bytes.isPresent() ? parse(bytes.get()) : read(input.stream().orElseThrow());
   }
 
   /**

@@ -1,0 +1,102 @@
+package io.loopx.runtime;
+
+import io.loopx.runtime.internal.catalog.CatalogPublisher;
+import io.loopx.runtime.internal.dispatch.CapabilityDispatch;
+import io.loopx.runtime.internal.identity.Freshness;
+import io.loopx.runtime.internal.identity.IdentityCache;
+import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.identity.SearchPath;
+import io.loopx.runtime.internal.lifecycle.LifecycleEngine;
+import io.loopx.runtime.internal.observe.Observer;
+import io.loopx.runtime.internal.process.OsProcessLauncher;
+import io.loopx.runtime.internal.run.ProviderLaunch;
+import io.loopx.runtime.internal.run.StandaloneRun;
+import io.loopx.runtime.internal.state.FileActivationStore;
+import io.loopx.runtime.internal.state.IdentityCacheFile;
+import io.loopx.runtime.state.ActivationStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileSystem;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * The composition root of one {@link Loopx}: from a builder's settings, the collaborators the facade
+ * delegates to, each built once and shared (one identity cache, one observer, one provider launch
+ * with its warm workers, one catalog publisher).
+ */
+final class Wiring {
+  final Observer observer;
+  final ProviderLaunch providers;
+  final CatalogPublisher catalog;
+  final LifecycleEngine lifecycle;
+  final StandaloneRun standaloneRun;
+  final CapabilityDispatch dispatch;
+
+  Wiring(Loopx.Builder b, ActivationStore store, FileSystem fileSystem) {
+    RuntimeEnvironment environment = composedRuntimeEnvironment(b);
+    // One identity cache per facade, kept beside a file state (docs/contract/state.md).
+    IdentityCache identities =
+        store instanceof FileActivationStore file
+            ? IdentityCache.persistedIn(
+                IdentityCacheFile.in(
+                    Objects.requireNonNull(file.stateFile().getParent(), "state directory")))
+            : IdentityCache.inMemory();
+    RuntimeResolver resolver = RuntimeResolver.of(environment).withCache(identities);
+    Freshness freshness = new Freshness(resolver, fileSystem);
+    this.observer = new Observer(b.listeners, b.logger);
+    this.providers =
+        new ProviderLaunch(
+            b.launcher.orElseGet(
+                () -> OsProcessLauncher.builder().pidsLimit(b.providerPidsLimit).build()),
+            b.providerEnvironment.filter(b.hostEnvironment),
+            environment.searchPath(),
+            b.providerStderrTail,
+            observer.workerEvents(),
+            b.providerMemoryLimit);
+    // Run and dispatch write only to revoke a changed runtime's identity: observed like commands.
+    ActivationStore observed = observer.writingThrough(store);
+    // Workers of a revision that another process or host disabled, replaced or uninstalled are
+    // retired within a second (docs/contract/worker.md#lifecycle-changes,
+    // "Changes made elsewhere").
+    providers.watchState(store::read);
+    this.catalog = new CatalogPublisher(store, freshness, Loopx.VERSION, b.builtins);
+    this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog, observer);
+    this.standaloneRun = new StandaloneRun(observed, freshness, providers);
+    this.dispatch =
+        new CapabilityDispatch(
+            observed,
+            freshness,
+            providers,
+            b.policy,
+            (capability, provider) -> catalog.currentFor(capability, provider).registry());
+  }
+
+  /**
+   * The runtime environment with the one PATH (docs/threat-model.md, P2): the host environment's
+   * {@code PATH} when one was given with it, else the runtime environment's search path, composed.
+   */
+  private static RuntimeEnvironment composedRuntimeEnvironment(Loopx.Builder b) {
+    RuntimeEnvironment given = b.runtimeEnvironment;
+    String raw = given.searchPath();
+    String hostPath = b.hostEnvironment.get("PATH");
+    if (b.hostEnvironmentGiven && hostPath != null) {
+      raw = hostPath;
+    }
+    String path = SearchPath.compose(raw, given.javaExecutable().getFileSystem());
+    return new RuntimeEnvironment(path, given.javaExecutable(), given.codePath());
+  }
+
+  /** This library's version, from the build's {@code loopx.properties}. */
+  static String readVersion() {
+    try (InputStream in = Loopx.class.getResourceAsStream("loopx.properties")) {
+      Properties p = new Properties();
+      if (in != null) {
+        p.load(in);
+      }
+      return p.getProperty("version", "0.0.0-unknown");
+    } catch (IOException e) {
+      return "0.0.0-unknown";
+    }
+  }
+}
