@@ -5,19 +5,14 @@ import io.loopx.runtime.events.WorkerEvent.Reason;
 import io.loopx.runtime.internal.process.LongLivedProcess;
 import io.loopx.runtime.internal.process.OutputPreview;
 import io.loopx.runtime.run.RunFailure;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,24 +21,22 @@ import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One worker process: the handshake, a writer thread that sends request frames, a reader thread
- * that matches response frames to the requests in flight, and the rules of docs/contract/worker.md
- * for everything else: a malformed frame, a response to an unknown id (a second response to one
- * request among them) or a line over {@link WorkerFrames#LINE_LIMIT} kill the whole tree, and every
- * request still in flight ends {@code worker_terminated}. Its {@link WorkerEvents.Life} hears once
- * that it spawned and once how it ended (the first of the ways it ends wins). Thread-safe; the
- * pool's counters ({@link #admitted}, {@link #started}, {@link #lastUsed}) are guarded by the pool.
+ * One worker process: the handshake, the requests in flight matched to the response frames its
+ * {@link WorkerStreams} read, and the rules of docs/contract/worker.md for everything else: a
+ * malformed frame, a response to an unknown id (a second response to one request among them) or a
+ * line over {@link WorkerFrames#LINE_LIMIT} kill the whole tree, and every request still in flight
+ * ends {@code worker_terminated}. Its {@link WorkerEvents.Life} hears once that it spawned and once
+ * how it ended (the first of the ways it ends wins). Thread-safe; the pool's counters ({@link
+ * #admitted}, {@link #started}, {@link #lastUsed}) are guarded by the pool.
  */
 final class Worker {
-  private static final byte[] STOP = new byte[0];
-
   /** How long a worker whose stdout ended may take to exit before its exit code is given up. */
   private static final Duration EXIT_PATIENCE = Duration.ofSeconds(2);
 
   private final LongLivedProcess process;
   private final Map<String, CompletableFuture<Reply>> inFlight = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong();
-  private final LinkedBlockingQueue<byte[]> outbox = new LinkedBlockingQueue<>();
+  private final WorkerStreams streams;
   private final CompletableFuture<Boolean> handshake = new CompletableFuture<>();
   private final ProtocolId protocol;
   private final AtomicBoolean reported = new AtomicBoolean();
@@ -66,6 +59,7 @@ final class Worker {
     this.process = process;
     this.protocol = protocol;
     this.life = life;
+    this.streams = new WorkerStreams(process, this::accept, this::tooLong, this::endedOnItsOwn);
   }
 
   /** How a start ended: a ready worker, or the reply every request waiting for it gets. */
@@ -127,8 +121,7 @@ final class Worker {
     }
     LongLivedProcess process = ((LongLivedProcess.Start.Running) launched).process();
     Worker worker = new Worker(process, protocol, life);
-    worker.thread("stdout", worker::read);
-    worker.thread("stdin", worker::write);
+    worker.streams.start();
     boolean ok;
     Start.Why why = Start.Why.FAILED;
     try {
@@ -225,7 +218,7 @@ final class Worker {
       inFlight.remove(id);
       reply.complete(new Reply.Failed(RunFailure.WORKER_TERMINATED));
     } else {
-      outbox.add(WorkerFrames.request(id, request));
+      streams.send(WorkerFrames.request(id, request));
     }
     return new Sent(id, reply);
   }
@@ -270,7 +263,7 @@ final class Worker {
   void kill(Reason reason) {
     boolean first = ended.compareAndSet(false, true);
     dead = true;
-    outbox.add(STOP);
+    streams.stop();
     failAll();
     process.terminate(Duration.ZERO);
     if (first) {
@@ -285,7 +278,7 @@ final class Worker {
   void stop(Duration patience, Reason reason) {
     boolean first = ended.compareAndSet(false, true);
     dead = true;
-    outbox.add(STOP);
+    streams.stop();
     process.stop(patience);
     failAll();
     if (first) {
@@ -301,7 +294,7 @@ final class Worker {
   private void crashed() {
     boolean first = ended.compareAndSet(false, true);
     dead = true;
-    outbox.add(STOP);
+    streams.stop();
     RunFailure failure =
         process.killedForMemory() ? RunFailure.MEMORY_LIMIT : RunFailure.WORKER_TERMINATED;
     failAll(failure);
@@ -348,73 +341,8 @@ final class Worker {
     }
   }
 
-  private void thread(String stream, Runnable body) {
-    Thread t = new Thread(body, "loopx-worker-" + process.pid() + "-" + stream);
-    t.setDaemon(true);
-    t.start();
-  }
-
-  private void write() {
-    OutputStream stdin = process.stdin();
-    try {
-      while (true) {
-        byte[] frame = outbox.take();
-        if (frame == STOP) {
-          return;
-        }
-        stdin.write(frame);
-        if (outbox.isEmpty()) {
-          stdin.flush();
-        }
-      }
-    } catch (IOException e) {
-      markBroken();
-      crashed();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private void read() {
-    InputStream stdout = process.stdout();
-    byte[] chunk = new byte[65536];
-    byte[] line = new byte[8192];
-    int length = 0;
-    try {
-      int n;
-      while ((n = stdout.read(chunk)) >= 0) {
-        int from = 0;
-        for (int i = 0; i < n; i++) {
-          if (chunk[i] != '\n') {
-            continue;
-          }
-          int part = i - from;
-          if (length + part > WorkerFrames.LINE_LIMIT) {
-            tooLong(line, length, chunk, from, part);
-            return;
-          }
-          line = append(line, length, chunk, from, part);
-          length += part;
-          Reason broken = accept(line, length);
-          if (broken != null) {
-            markBroken();
-            kill(broken);
-            return;
-          }
-          length = 0;
-          from = i + 1;
-        }
-        int rest = n - from;
-        if (length + rest > WorkerFrames.LINE_LIMIT) {
-          tooLong(line, length, chunk, from, rest);
-          return;
-        }
-        line = append(line, length, chunk, from, rest);
-        length += rest;
-      }
-    } catch (IOException e) {
-      // Killed or exited: the end of the stream.
-    }
+  /** Its stdout ended or its stdin broke. */
+  private void endedOnItsOwn() {
     markBroken();
     crashed();
   }
@@ -426,9 +354,9 @@ final class Worker {
     }
   }
 
-  private void tooLong(byte[] line, int length, byte[] chunk, int from, int part) {
-    byte[] prefix = length >= 64 ? line : append(line, length, chunk, from, Math.min(part, 64));
-    Optional<String> id = WorkerFrames.leadingId(prefix, Math.min(64, length + part));
+  /** A line over the limit: {@code prefix[0, length)} is its start, where its id may be. */
+  private void tooLong(byte[] prefix, int length) {
+    Optional<String> id = WorkerFrames.leadingId(prefix, length);
     if (id.isPresent()) {
       CompletableFuture<Reply> culprit = inFlight.remove(id.get());
       if (culprit != null) {
@@ -439,17 +367,19 @@ final class Worker {
     kill(Reason.RESPONSE_TOO_LARGE);
   }
 
-  private static byte[] append(byte[] line, int length, byte[] chunk, int from, int part) {
-    byte[] target = line;
-    if (length + part > line.length) {
-      target = Arrays.copyOf(line, Math.max(length + part, line.length * 2));
+  /** Takes one complete line; false when it broke the protocol and the worker was killed. */
+  private boolean accept(byte[] line, int length) {
+    Reason broken = judge(line, length);
+    if (broken != null) {
+      markBroken();
+      kill(broken);
+      return false;
     }
-    System.arraycopy(chunk, from, target, length, part);
-    return target;
+    return true;
   }
 
-  /** Handles one complete line; returns why it breaks the protocol, or null. */
-  private @Nullable Reason accept(byte[] line, int length) {
+  /** Judges one complete line; returns why it breaks the protocol, or null. */
+  private @Nullable Reason judge(byte[] line, int length) {
     if (!handshake.isDone()) {
       boolean ok = WorkerFrames.isHandshake(line, length, protocol);
       if (!ok) {
