@@ -99,8 +99,6 @@ public final class Loopx implements AutoCloseable {
     return wired.providers.workers();
   }
 
-  // ---------------------------------------------------------------- manifests
-
   /**
    * Returns the bundled manifest registered by the host under {@code id}.
    *
@@ -119,7 +117,7 @@ public final class Loopx implements AutoCloseable {
     return LoadedManifest.parse(content, "bundled:" + id, fileSystem.getPath("").toAbsolutePath());
   }
 
-  // ---------------------------------------------------------------- lifecycle
+  // ---------------------------------------------------------------- operations
 
   /** Installs a new extension: validate, probe (execute only), then activate and enable it. */
   public LifecycleReceipt install(LoadedManifest manifest, Mode mode) {
@@ -178,8 +176,6 @@ public final class Loopx implements AutoCloseable {
     return store.read();
   }
 
-  // ---------------------------------------------------------------- standalone run
-
   /**
    * Runs a standalone extension (docs/contract/run.md); a preview checks everything and starts
    * nothing. The request is read and validated first (at most 1,000,000 bytes consumed), before any
@@ -201,8 +197,6 @@ public final class Loopx implements AutoCloseable {
         () -> wired.standaloneRun.run(id, RequestBody.read(input), mode, bound, input.isOneShot()));
   }
 
-  // ---------------------------------------------------------------- capability dispatch
-
   /**
    * Dispatches an effectful capability request (docs/contract/dispatch.md): reads the request first
    * (the same input rules as {@link #run}), resolves exactly one ready implementation (or the named
@@ -216,7 +210,9 @@ public final class Loopx implements AutoCloseable {
     return wired.observer.dispatch(
         request,
         !mode.executes(),
-        () -> wired.dispatch.dispatch(request, RequestBody.read(input), mode, bound, input.isOneShot()));
+        () ->
+            wired.dispatch.dispatch(
+                request, RequestBody.read(input), mode, bound, input.isOneShot()));
   }
 
   /**
@@ -244,7 +240,8 @@ public final class Loopx implements AutoCloseable {
    * with the same id.
    */
   public CapabilityRegistry registryWith(List<LoadedManifest> declarations) {
-    return wired.catalog.withDeclarations(declarations.stream().map(LoadedManifest::manifest).toList());
+    return wired.catalog.withDeclarations(
+        declarations.stream().map(LoadedManifest::manifest).toList());
   }
 
   /**
@@ -322,8 +319,8 @@ public final class Loopx implements AutoCloseable {
     }
 
     /**
-     * Uses {@code launcher} to start wired.providers. Default: operating-system processes, each call in a
-     * cgroup of its own where the JVM's cgroup is writable, else in its own process group
+     * Uses {@code launcher} to start wired.providers. Default: operating-system processes, each
+     * call in a cgroup of its own where the JVM's cgroup is writable, else in its own process group
      * (docs/process.md).
      */
     public Builder processLauncher(ProcessLauncher launcher) {
@@ -346,9 +343,9 @@ public final class Loopx implements AutoCloseable {
 
     /**
      * Limits each provider call and each warm worker process to {@code bytes} of memory and of
-     * memory plus swap (default 1 GiB) where the launcher has a writable memory cgroup; a manifest's
-     * {@code runtime.memory_mb} may ask for less. A process over it is killed and the call ends
-     * {@code memory_limit} (docs/contract/run.md#memory-limit).
+     * memory plus swap (default 1 GiB) where the launcher has a writable memory cgroup; a
+     * manifest's {@code runtime.memory_mb} may ask for less. A process over it is killed and the
+     * call ends {@code memory_limit} (docs/contract/run.md#memory-limit).
      *
      * @throws io.loopx.api.InvalidValueException when {@code bytes} is not in 16 MiB..64 GiB
      */

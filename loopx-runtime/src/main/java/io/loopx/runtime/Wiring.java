@@ -21,9 +21,9 @@ import java.util.Objects;
 import java.util.Properties;
 
 /**
- * The composition root of one {@link Loopx}: from a builder's settings, the collaborators the facade
- * delegates to, each built once and shared (one identity cache, one observer, one provider launch
- * with its warm workers, one catalog publisher).
+ * The composition root of one {@link Loopx}: from a builder's settings, the collaborators the
+ * facade delegates to, each built once and shared (one identity cache, one observer, one provider
+ * launch with its warm workers, one catalog publisher).
  */
 final class Wiring {
   final Observer observer;

@@ -1,10 +1,10 @@
 package io.loopx.runtime.internal.run;
 
-import io.loopx.runtime.internal.call.CallInput;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
+import io.loopx.runtime.internal.call.CallInput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
