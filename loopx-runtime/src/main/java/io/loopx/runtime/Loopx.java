@@ -52,7 +52,7 @@ import org.apiguardian.api.API;
  *   LoadedManifest m = LoadedManifest.load(Path.of("packages/my-ext/extension.toml"));
  *   LifecycleReceipt preview = loopx.install(m, Mode.PREVIEW); // writes nothing, runs nothing
  *   LifecycleReceipt done = loopx.install(m, Mode.EXECUTE); // probes doctor, then activates
- *   CapabilityRegistry catalog = loopx.registry(); // the generation matching the state
+ *   CapabilityRegistry registry = loopx.registry(); // the generation matching the state
  * }
  * }</pre>
  *
@@ -193,7 +193,7 @@ public final class Loopx implements AutoCloseable {
     ExtensionId id = request.extensionId();
     return wired.observer.run(
         id,
-        !mode.executes(),
+        mode,
         () -> wired.standaloneRun.run(id, RequestBody.read(input), mode, bound, input.isOneShot()));
   }
 
@@ -209,7 +209,7 @@ public final class Loopx implements AutoCloseable {
     CallDeadline bound = CallDeadline.of(input.deadline());
     return wired.observer.dispatch(
         request,
-        !mode.executes(),
+        mode,
         () ->
             wired.dispatch.dispatch(
                 request, RequestBody.read(input), mode, bound, input.isOneShot()));

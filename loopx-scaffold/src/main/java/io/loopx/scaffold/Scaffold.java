@@ -132,7 +132,7 @@ public final class Scaffold {
     ScaffoldFile.Status status =
         mode.executes() ? ScaffoldFile.Status.CREATED : ScaffoldFile.Status.WOULD_CREATE;
     return new ScaffoldReceipt(
-        !mode.executes(),
+        mode,
         extensionId,
         starterVersion,
         target,

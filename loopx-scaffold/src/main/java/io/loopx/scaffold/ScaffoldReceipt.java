@@ -3,6 +3,7 @@ package io.loopx.scaffold;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.ProtocolId;
+import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,7 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Immutable.
  *
- * @param dryRun whether this was a preview (nothing written)
+ * @param mode {@link Mode#PREVIEW} (nothing written) or {@link Mode#EXECUTE}
  * @param extensionId the starter's extension id
  * @param version the starter's version
  * @param destination the absolute package directory
@@ -38,7 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @API(status = API.Status.STABLE, since = "1.0")
 public record ScaffoldReceipt(
-    boolean dryRun,
+    Mode mode,
     ExtensionId extensionId,
     String version,
     Path destination,
@@ -64,9 +65,10 @@ public record ScaffoldReceipt(
    * Checks nulls and consistency and copies the file list.
    *
    * @throws InvalidValueException when the destination is relative, the file list is empty, or a
-   *     file's status does not match {@code dryRun}
+   *     file's status does not match {@code mode}
    */
   public ScaffoldReceipt {
+    Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(extensionId, "extensionId");
     Objects.requireNonNull(version, "version");
     Objects.requireNonNull(destination, "destination");
@@ -82,40 +84,20 @@ public record ScaffoldReceipt(
       throw new InvalidValueException("scaffold receipt files", "[]", "must not be empty");
     }
     ScaffoldFile.Status expected =
-        dryRun ? ScaffoldFile.Status.WOULD_CREATE : ScaffoldFile.Status.CREATED;
+        mode.executes() ? ScaffoldFile.Status.CREATED : ScaffoldFile.Status.WOULD_CREATE;
     for (ScaffoldFile f : files) {
       if (f.status() != expected) {
         throw new InvalidValueException(
             "scaffold receipt file status",
             f.status().wireName(),
-            "must be `" + expected.wireName() + "` when dry_run is " + dryRun);
+            "must be `" + expected.wireName() + "` when dry_run is " + !mode.executes());
       }
     }
   }
 
-  /** Creates the receipt of a Java starter. */
-  public ScaffoldReceipt(
-      boolean dryRun,
-      ExtensionId extensionId,
-      String version,
-      Path destination,
-      ProtocolId protocol,
-      List<ScaffoldFile> files,
-      NextCommands nextCommands) {
-    this(
-        dryRun,
-        extensionId,
-        version,
-        destination,
-        protocol,
-        files,
-        nextCommands,
-        StarterLanguage.JAVA);
-  }
-
   /** Returns whether files were written: true exactly when executed. */
   public boolean changed() {
-    return !dryRun;
+    return mode.executes();
   }
 
   /** Always true: a scaffold that cannot proceed throws instead. */
@@ -136,7 +118,7 @@ public record ScaffoldReceipt(
     o.put("ok", ok());
     o.put("schema_version", SCHEMA_VERSION);
     o.put("operation", OPERATION);
-    o.put("dry_run", dryRun);
+    o.put("dry_run", !mode.executes());
     o.put("changed", changed());
     o.put("extension_id", extensionId.value());
     o.put("version", version);

@@ -539,25 +539,27 @@ class ScaffoldTest {
     assertThatThrownBy(
             () ->
                 new ScaffoldReceipt(
-                    false,
+                    Mode.EXECUTE,
                     preview.extensionId(),
                     preview.version(),
                     preview.destination(),
                     preview.protocol(),
                     preview.files(),
-                    preview.nextCommands()))
+                    preview.nextCommands(),
+                    preview.language()))
         .isInstanceOf(LoopxException.class)
         .hasMessageContaining("would_create");
     assertThatThrownBy(
             () ->
                 new ScaffoldReceipt(
-                    true,
+                    Mode.PREVIEW,
                     preview.extensionId(),
                     preview.version(),
                     fs.getPath("relative"),
                     preview.protocol(),
                     preview.files(),
-                    preview.nextCommands()))
+                    preview.nextCommands(),
+                    preview.language()))
         .isInstanceOf(LoopxException.class)
         .hasMessageContaining("must be absolute");
     assertThatThrownBy(() -> new ScaffoldFile("../x", ScaffoldFile.Status.CREATED))

@@ -62,7 +62,7 @@ public final class LifecycleEngine {
     try {
       return applyOnce(command, mode);
     } catch (LoopxException e) {
-      observer.lifecycleFailed(command.operation(), mode.executes(), e);
+      observer.lifecycleFailed(command.operation(), mode, e);
       throw e;
     } finally {
       resolver.cache().ifPresent(c -> c.flush());

@@ -30,8 +30,7 @@ final class CallReporter {
   }
 
   /** Measures and reports one dispatch: JFR, a log line, a {@link CallCompleted}. */
-  DispatchReceipt dispatch(
-      DispatchRequest request, boolean preview, Supplier<DispatchReceipt> call) {
+  DispatchReceipt dispatch(DispatchRequest request, Mode mode, Supplier<DispatchReceipt> call) {
     JfrEvents.Dispatch jfr = new JfrEvents.Dispatch();
     jfr.begin();
     long start = System.nanoTime();
@@ -40,10 +39,10 @@ final class CallReporter {
       receipt = call.get();
     } catch (LoopxException e) {
       Outcome outcome = Outcome.refused(e.kind());
-      dispatched(jfr, request, Optional.empty(), preview, start, outcome);
+      dispatched(jfr, request, Optional.empty(), mode, start, outcome);
       throw e;
     }
-    dispatched(jfr, request, Optional.of(receipt), preview, start, Outcome.of(receipt.outcome()));
+    dispatched(jfr, request, Optional.of(receipt), mode, start, Outcome.of(receipt.outcome()));
     return receipt;
   }
 
@@ -51,10 +50,11 @@ final class CallReporter {
       JfrEvents.Dispatch jfr,
       DispatchRequest request,
       Optional<DispatchReceipt> receipt,
-      boolean preview,
+      Mode mode,
       long start,
       Outcome outcome) {
     Duration duration = Duration.ofNanos(System.nanoTime() - start);
+    boolean preview = !mode.executes();
     jfr.end();
     if (jfr.shouldCommit()) {
       jfr.capability = request.capabilityId().value();
@@ -73,7 +73,7 @@ final class CallReporter {
             request.action(),
             receipt.map(DispatchReceipt::providerId),
             receipt.map(DispatchReceipt::revision),
-            preview ? Mode.PREVIEW : Mode.EXECUTE,
+            mode,
             duration,
             outcome);
     callLine(
@@ -95,7 +95,7 @@ final class CallReporter {
   }
 
   /** Measures and reports one run: JFR, a log line, a {@link CallCompleted}. */
-  RunReceipt run(ExtensionId id, boolean preview, Supplier<RunReceipt> call) {
+  RunReceipt run(ExtensionId id, Mode mode, Supplier<RunReceipt> call) {
     JfrEvents.Run jfr = new JfrEvents.Run();
     jfr.begin();
     long start = System.nanoTime();
@@ -103,10 +103,10 @@ final class CallReporter {
     try {
       receipt = call.get();
     } catch (LoopxException e) {
-      ran(jfr, id, Optional.empty(), preview, start, Outcome.refused(e.kind()));
+      ran(jfr, id, Optional.empty(), mode, start, Outcome.refused(e.kind()));
       throw e;
     }
-    ran(jfr, id, Optional.of(receipt), preview, start, Outcome.of(receipt.outcome()));
+    ran(jfr, id, Optional.of(receipt), mode, start, Outcome.of(receipt.outcome()));
     return receipt;
   }
 
@@ -114,10 +114,11 @@ final class CallReporter {
       JfrEvents.Run jfr,
       ExtensionId id,
       Optional<RunReceipt> receipt,
-      boolean preview,
+      Mode mode,
       long start,
       Outcome outcome) {
     Duration duration = Duration.ofNanos(System.nanoTime() - start);
+    boolean preview = !mode.executes();
     jfr.end();
     if (jfr.shouldCommit()) {
       jfr.extension = id.value();
@@ -127,12 +128,7 @@ final class CallReporter {
       jfr.commit();
     }
     CallCompleted event =
-        CallCompletedRecord.run(
-            id,
-            receipt.map(RunReceipt::revision),
-            preview ? Mode.PREVIEW : Mode.EXECUTE,
-            duration,
-            outcome);
+        CallCompletedRecord.run(id, receipt.map(RunReceipt::revision), mode, duration, outcome);
     callLine(
         preview,
         outcome,

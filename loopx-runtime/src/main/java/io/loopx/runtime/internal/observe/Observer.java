@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.observe;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
@@ -303,7 +304,8 @@ public final class Observer {
   }
 
   /** Logs a failed lifecycle command: executed at INFO (WARNING for operational kinds). */
-  public void lifecycleFailed(String operation, boolean execute, LoopxException e) {
+  public void lifecycleFailed(String operation, Mode mode, LoopxException e) {
+    boolean execute = mode.executes();
     Level level = !execute ? Level.DEBUG : operational(e.kind()) ? Level.WARNING : Level.INFO;
     log.log(
         level,
@@ -328,13 +330,13 @@ public final class Observer {
 
   /** Measures and reports one dispatch: JFR, a log line, a {@link CallCompleted}. */
   public DispatchReceipt dispatch(
-      DispatchRequest request, boolean preview, Supplier<DispatchReceipt> call) {
-    return calls.dispatch(request, preview, call);
+      DispatchRequest request, Mode mode, Supplier<DispatchReceipt> call) {
+    return calls.dispatch(request, mode, call);
   }
 
   /** Measures and reports one run: JFR, a log line, a {@link CallCompleted}. */
-  public RunReceipt run(ExtensionId id, boolean preview, Supplier<RunReceipt> call) {
-    return calls.run(id, preview, call);
+  public RunReceipt run(ExtensionId id, Mode mode, Supplier<RunReceipt> call) {
+    return calls.run(id, mode, call);
   }
 
   // ------------------------------------------------------------------ workers
