@@ -45,7 +45,7 @@ import org.apiguardian.api.API;
 /**
  * The LoopX facade a host builds once and drives: the extension lifecycle (install, upgrade,
  * enable, disable, rollback, uninstall, doctor, list), the managed run, capability dispatch and the
- * capability wired.catalog. Immutable configuration, thread-safe; it only delegates.
+ * capability catalog. Immutable configuration, thread-safe; it only delegates.
  *
  * <pre>{@code
  * try (Loopx loopx = Loopx.builder().runtimeRoot(root).builtin(new MyHostCatalog()).build()) {
@@ -58,7 +58,7 @@ import org.apiguardian.api.API;
  *
  * <p>A {@linkplain Mode#PREVIEW preview} changes nothing and predicts the execute; preconditions
  * fail in both modes. Failures are {@link LoopxException}s with a stable {@link ErrorKind} and
- * leave durable state unchanged, but for the two revocations of docs/contract/wired.lifecycle.md (a
+ * leave durable state unchanged, but for the two revocations of docs/contract/lifecycle.md (a
  * failed executed enable or doctor). Every operation reads the state afresh.
  */
 @API(status = API.Status.STABLE, since = "1.0")
@@ -319,7 +319,7 @@ public final class Loopx implements AutoCloseable {
     }
 
     /**
-     * Uses {@code launcher} to start wired.providers. Default: operating-system processes, each
+     * Uses {@code launcher} to start providers. Default: operating-system processes, each
      * call in a cgroup of its own where the JVM's cgroup is writable, else in its own process group
      * (docs/process.md).
      */
