@@ -319,8 +319,8 @@ public final class Loopx implements AutoCloseable {
     }
 
     /**
-     * Uses {@code launcher} to start providers. Default: operating-system processes, each
-     * call in a cgroup of its own where the JVM's cgroup is writable, else in its own process group
+     * Uses {@code launcher} to start providers. Default: operating-system processes, each call in a
+     * cgroup of its own where the JVM's cgroup is writable, else in its own process group
      * (docs/process.md).
      */
     public Builder processLauncher(ProcessLauncher launcher) {
