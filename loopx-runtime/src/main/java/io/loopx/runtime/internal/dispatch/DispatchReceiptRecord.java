@@ -8,8 +8,8 @@ import io.loopx.api.Revision;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
+import io.loopx.runtime.internal.outcome.ReceiptFields;
 import io.loopx.runtime.run.ProviderOutcome;
-import io.loopx.runtime.run.RunStatus;
 import io.loopx.runtime.spi.Containment;
 import java.util.Objects;
 import java.util.Optional;
@@ -60,7 +60,7 @@ public record DispatchReceiptRecord(
 
   @Override
   public boolean ok() {
-    return outcome.status() == RunStatus.SUCCEEDED || outcome.status() == RunStatus.READY;
+    return ReceiptFields.ok(outcome);
   }
 
   @Override
@@ -81,12 +81,7 @@ public record DispatchReceiptRecord(
     o.put("dry_run", !mode.executes());
     o.put("executed", mode.executes());
     ProviderOutcomeRecord.writeTo(outcome, o);
-    o.put("containment", containment.map(Containment::wireName).orElse(null));
-    if (memoryLimitBytes.isPresent()) {
-      o.put("memory_limit_bytes", memoryLimitBytes.getAsLong());
-    } else {
-      o.putNull("memory_limit_bytes");
-    }
+    ReceiptFields.writeContainment(o, containment, memoryLimitBytes);
     return o;
   }
 }

@@ -2,6 +2,7 @@ package io.loopx.runtime.internal.lifecycle;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.internal.identity.EntrypointLookup;
+import io.loopx.runtime.internal.outcome.ReceiptFields;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
@@ -146,12 +147,7 @@ record DoctorReceiptRecord(
     o.put("probed_entrypoint_identity", probedEntrypointIdentity.orElse(null));
     o.put("failure_kind", failure.map(DoctorFailure::wireName).orElse(null));
     o.put("external_writes_performed", false);
-    o.put("containment", containment.map(Containment::wireName).orElse(null));
-    if (memoryLimitBytes.isPresent()) {
-      o.put("memory_limit_bytes", memoryLimitBytes.getAsLong());
-    } else {
-      o.putNull("memory_limit_bytes");
-    }
+    ReceiptFields.writeContainment(o, containment, memoryLimitBytes);
     if (exitCode.isPresent()) {
       o.put("exit_code", exitCode.getAsInt());
     } else {

@@ -6,6 +6,7 @@ import io.loopx.api.ProtocolId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
+import io.loopx.runtime.internal.outcome.ReceiptFields;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.run.RunStatus;
@@ -104,7 +105,7 @@ public record RunReceiptRecord(
   /** Returns whether the run succeeded, or, for a preview, would be attempted. */
   @Override
   public boolean ok() {
-    return outcome.status() == RunStatus.SUCCEEDED || outcome.status() == RunStatus.READY;
+    return ReceiptFields.ok(outcome);
   }
 
   @Override
@@ -130,12 +131,7 @@ public record RunReceiptRecord(
     } else {
       o.putNull("input_schema_version");
     }
-    o.put("containment", containment.map(Containment::wireName).orElse(null));
-    if (memoryLimitBytes.isPresent()) {
-      o.put("memory_limit_bytes", memoryLimitBytes.getAsLong());
-    } else {
-      o.putNull("memory_limit_bytes");
-    }
+    ReceiptFields.writeContainment(o, containment, memoryLimitBytes);
     return o;
   }
 }
