@@ -13,12 +13,19 @@
 #                removed before each run) resolving io.loopx ONLY from target/release-repo
 #   6. dispatch  the consumer run on the module path: a governed built-in dispatch, receipt printed
 #   7. sbom      loopx-runtime's SBOM lists exactly its runtime dependencies, each with a license
-# Usage: build-checks/release-check.sh [extra Maven arguments, e.g. -o once plugins are cached]
+# Usage: build-checks/release-check.sh [extra Maven arguments, e.g. -o once plugins are cached;
+#        the release stage ignores -o: maven-deploy-plugin refuses offline mode]
 # Needs: JDK 17+, Maven 3.8+, gpg (GnuPG 2.1+), git, python3; Maven Central for the first run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 MVN_ARGS=("$@")
+# maven-deploy-plugin refuses to run offline, even to a file repository: the release stage drops
+# -o (it downloads nothing once its plugins are cached); the other stages keep it
+RELEASE_ARGS=()
+for arg in "$@"; do
+  case "$arg" in -o | --offline) ;; *) RELEASE_ARGS+=("$arg") ;; esac
+done
 REPO="$ROOT/target/release-repo"
 OUT="$ROOT/target/release-check"
 CONSUMER="$ROOT/samples/consumer"
@@ -67,7 +74,7 @@ MARKER="$WORK/marker"
 touch "$MARKER"
 LOCAL_HAD_LOOPX=no
 [ -e "$LOCAL_M2/io/loopx" ] && LOCAL_HAD_LOOPX=yes
-mvn -B -Prelease -DskipTests "${MVN_ARGS[@]}" clean deploy >"$WORK/release.log" 2>&1 \
+mvn -B -Prelease -DskipTests ${RELEASE_ARGS[@]+"${RELEASE_ARGS[@]}"} clean deploy >"$WORK/release.log" 2>&1 \
   || { tail -60 "$WORK/release.log" >&2; fail "mvn -Prelease deploy failed"; }
 mkdir -p "$OUT"
 cp "$WORK/release.log" "$OUT/release.log"
@@ -129,7 +136,7 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 else
   tar -c --exclude=./target --exclude='*/target' . | tar -x -C "$REBUILD"
 fi
-(cd "$REBUILD" && mvn -B -Prelease -DskipTests -Dgpg.skip "${MVN_ARGS[@]}" package) \
+(cd "$REBUILD" && mvn -B -Prelease -DskipTests -Dgpg.skip ${MVN_ARGS[@]+"${MVN_ARGS[@]}"} package) \
   >"$OUT/rebuild.log" 2>&1 || { tail -60 "$OUT/rebuild.log" >&2; fail "second package failed"; }
 compared=0
 for a in "${JAR_MODULES[@]}"; do
@@ -163,7 +170,7 @@ rm -rf "$CONSUMER_M2/io/loopx" "$CONSUMER/target/classes" "$CONSUMER/target/lib"
   "$CONSUMER/target/maven-status" "$CONSUMER"/target/*.jar
 # offline (-o) still reads the file repository
 mvn -B -f "$CONSUMER/pom.xml" -Dmaven.repo.local="$CONSUMER_M2" -Dloopx.repo.url="file:$REPO" \
-  -Daether.offline.protocols=file "${MVN_ARGS[@]}" package >"$OUT/consumer.log" 2>&1 \
+  -Daether.offline.protocols=file ${MVN_ARGS[@]+"${MVN_ARGS[@]}"} package >"$OUT/consumer.log" 2>&1 \
   || { tail -60 "$OUT/consumer.log" >&2; fail "the consumer project did not build"; }
 while IFS= read -r f; do
   if grep -q -v -E '^#|>loopx-release=$' "$f"; then
