@@ -14,14 +14,15 @@
 #   6. dispatch  the consumer run on the module path: a governed built-in dispatch, receipt printed
 #   7. sbom      loopx-runtime's SBOM lists exactly its runtime dependencies, each with a license
 # Usage: build-checks/release-check.sh [extra Maven arguments, e.g. -o once plugins are cached;
-#        the release stage ignores -o: maven-deploy-plugin refuses offline mode]
+#        the release and rebuild stages ignore -o: deploy and makeBom refuse offline mode]
 # Needs: JDK 17+, Maven 3.8+, gpg (GnuPG 2.1+), git, python3; Maven Central for the first run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 MVN_ARGS=("$@")
-# maven-deploy-plugin refuses to run offline, even to a file repository: the release stage drops
-# -o (it downloads nothing once its plugins are cached); the other stages keep it
+# maven-deploy-plugin refuses to run offline, even to a file repository, and cyclonedx's makeBom
+# skips itself offline: the release and rebuild stages drop -o (they download nothing once their
+# plugins are cached); the consumer stage keeps it
 RELEASE_ARGS=()
 for arg in "$@"; do
   case "$arg" in -o | --offline) ;; *) RELEASE_ARGS+=("$arg") ;; esac
@@ -136,7 +137,7 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 else
   tar -c --exclude=./target --exclude='*/target' . | tar -x -C "$REBUILD"
 fi
-(cd "$REBUILD" && mvn -B -Prelease -DskipTests -Dgpg.skip ${MVN_ARGS[@]+"${MVN_ARGS[@]}"} package) \
+(cd "$REBUILD" && mvn -B -Prelease -DskipTests -Dgpg.skip ${RELEASE_ARGS[@]+"${RELEASE_ARGS[@]}"} package) \
   >"$OUT/rebuild.log" 2>&1 || { tail -60 "$OUT/rebuild.log" >&2; fail "second package failed"; }
 compared=0
 for a in "${JAR_MODULES[@]}"; do
