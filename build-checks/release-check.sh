@@ -115,6 +115,30 @@ while IFS= read -r f; do
 done < <(find "$REPO" -type f ! -name '*.asc' ! -name '*.md5' ! -name '*.sha1' ! -name '*.sha256' \
            ! -name '*.sha512' ! -name 'maven-metadata*' | sort)
 echo "$signed files, each with a good signature (gpg --verify)"
+# what Central requires of every POM (inherited from loopx-parent where a module has no own)
+poms=()
+for a in "${JAR_MODULES[@]}" "${POM_MODULES[@]}"; do poms+=("$(published_file "$a" .pom)"); done
+python3 - "$(published_file loopx-parent .pom)" "${poms[@]}" <<'EOF' || fail "a POM lacks what Central requires"
+import sys
+import xml.etree.ElementTree as ET
+ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+required = ["m:name", "m:description", "m:url", "m:licenses/m:license/m:name",
+            "m:licenses/m:license/m:url", "m:developers/m:developer/m:name", "m:scm/m:url",
+            "m:scm/m:connection"]
+parent = ET.parse(sys.argv[1]).getroot()
+bad = []
+for path in sys.argv[2:]:
+    pom = ET.parse(path).getroot()
+    inherits = pom.find("m:parent/m:artifactId", ns) is not None
+    for key in required:
+        value = pom.find(key, ns)
+        if value is None and inherits and key not in ("m:name", "m:description"):
+            value = parent.find(key, ns)
+        if value is None or not (value.text or "").strip():
+            bad.append(f"{path.rsplit('/', 1)[-1]}: no {key.replace('m:', '')}")
+print("\n".join(bad) if bad else f"{len(sys.argv) - 2} POMs: name, description, url, license, developers, scm")
+sys.exit(1 if bad else 0)
+EOF
 # deploy caches the file repository's metadata (maven-metadata-loopx-release.xml) in the local
 # repository, as every deploy does; no artifact may be installed there
 if [ -d "$LOCAL_M2/io/loopx" ]; then
