@@ -5,6 +5,7 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.LoopxException;
 import io.loopx.api.Permission;
+import io.loopx.api.TraceContext;
 import io.loopx.api.internal.Arguments;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.registry.CapabilityRegistry;
@@ -12,6 +13,7 @@ import io.loopx.runtime.dispatch.CheckReceipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
+import io.loopx.runtime.events.CallObserver;
 import io.loopx.runtime.events.LoopxListener;
 import io.loopx.runtime.internal.call.CallInput;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand;
@@ -40,6 +42,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apiguardian.api.API;
 
 /**
@@ -264,6 +267,8 @@ public final class Loopx implements AutoCloseable {
     final Map<String, byte[]> bundled = new LinkedHashMap<>();
     DomainPolicy policy = DomainPolicy.denyAll();
     final List<LoopxListener> listeners = new ArrayList<>();
+    final List<CallObserver> observers = new ArrayList<>();
+    Supplier<Optional<TraceContext>> traceContext = Optional::empty;
     System.Logger logger = System.getLogger(Observer.LOGGER_NAME);
 
     private Builder() {}
@@ -277,6 +282,33 @@ public final class Loopx implements AutoCloseable {
       for (LoopxListener l : listeners) {
         this.listeners.add(Arguments.required("listener", l));
       }
+      return this;
+    }
+
+    /**
+     * Adds observers that bracket every dispatch, run, doctor probe and lifecycle command on the
+     * calling thread (docs/observing.md#call-observers): metrics and tracing adapters. Begun in the
+     * order added, ended in the reverse order; a throwing observer never changes a result.
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+    public Builder observer(CallObserver... observers) {
+      for (CallObserver o : observers) {
+        this.observers.add(Arguments.required("call observer", o));
+      }
+      return this;
+    }
+
+    /**
+     * Reads the calling thread's W3C trace context from {@code source} (for example the {@code
+     * loopx-opentelemetry} module's, or one of the host's own) right before a provider is started
+     * or a request frame is queued, on the calling thread and after the {@linkplain #observer
+     * observers} began, and passes it to the provider (docs/contract/run.md#trace-context).
+     * Default: none. A source that throws or returns null counts as none; its first failure is
+     * logged once.
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+    public Builder traceContext(Supplier<Optional<TraceContext>> source) {
+      this.traceContext = Arguments.required("trace context source", source);
       return this;
     }
 
