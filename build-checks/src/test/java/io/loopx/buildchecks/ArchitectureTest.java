@@ -35,7 +35,8 @@ class ArchitectureTest {
                 "io.loopx.runtime",
                 "io.loopx.testkit",
                 "io.loopx.scaffold",
-                "io.loopx.store.postgresql");
+                "io.loopx.store.postgresql",
+                "io.loopx.micrometer");
   }
 
   @Test
@@ -74,7 +75,8 @@ class ArchitectureTest {
             ArchitectureRules.RUNTIME,
             ArchitectureRules.TESTKIT,
             ArchitectureRules.SCAFFOLD,
-            "io.loopx.store..")
+            "io.loopx.store..",
+            "io.loopx.micrometer..")
         .check(production);
   }
 
@@ -92,6 +94,7 @@ class ArchitectureTest {
         "io.loopx.testkit",
         "io.loopx.scaffold",
         "io.loopx.store.postgresql",
+        "io.loopx.micrometer",
         "io.loopx.api"
       })
   void noPackageCyclesInsideAModule(String rootPackage) {
