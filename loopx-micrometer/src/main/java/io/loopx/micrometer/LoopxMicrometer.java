@@ -120,7 +120,7 @@ public final class LoopxMicrometer implements CallObserver {
    */
   public LoopxMicrometer bindTo(io.loopx.runtime.Loopx loopx) {
     Objects.requireNonNull(loopx, "loopx");
-    throw new UnsupportedOperationException("PENDING-WORKERPOOLS");
+    return bindPools(loopx::workerPools);
   }
 
   /** Binds the gauges to a source of pool snapshots (the tests' and {@link #bindTo}'s). */
