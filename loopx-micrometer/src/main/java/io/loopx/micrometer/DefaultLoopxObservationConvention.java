@@ -1,8 +1,10 @@
 package io.loopx.micrometer;
 
 import io.loopx.runtime.events.ObservedCall;
+import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -20,7 +22,11 @@ public class DefaultLoopxObservationConvention implements LoopxObservationConven
 
   private static final String NONE = "none";
 
+  /** How many distinct low-cardinality tag sets the key-value cache keeps. */
+  private static final int CACHED_TAG_SETS = 1024;
+
   private final @Nullable String name;
+  private final Map<Map<String, String>, KeyValues> lowCardinality = new ConcurrentHashMap<>();
 
   /** Creates the default convention: each observation keeps its call's name. */
   public DefaultLoopxObservationConvention() {
@@ -66,19 +72,40 @@ public class DefaultLoopxObservationConvention implements LoopxObservationConven
     }
   }
 
-  /** Returns the call's low-cardinality tags, as they are at this moment. */
+  /**
+   * Returns the call's low-cardinality tags, as they are at this moment. The key values of up to
+   * {@value #CACHED_TAG_SETS} distinct tag sets are kept and reused (building them costs more than
+   * the rest of a built-in dispatch's observation).
+   */
   @Override
   public KeyValues getLowCardinalityKeyValues(LoopxObservationContext context) {
-    return KeyValues.of(
-        context.call().lowCardinalityTags().entrySet(), Map.Entry::getKey, Map.Entry::getValue);
+    Map<String, String> tags = context.call().lowCardinalityTags();
+    KeyValues cached = lowCardinality.get(tags);
+    if (cached != null) {
+      return cached;
+    }
+    KeyValues built = keyValues(tags);
+    if (lowCardinality.size() < CACHED_TAG_SETS) {
+      lowCardinality.putIfAbsent(Map.copyOf(tags), built);
+    }
+    return built;
   }
 
   /** Returns the call's high-cardinality tags known at this moment. */
   @Override
   public KeyValues getHighCardinalityKeyValues(LoopxObservationContext context) {
-    Map<String, String> tags = context.call().highCardinalityTags();
-    return tags.isEmpty()
-        ? KeyValues.empty()
-        : KeyValues.of(tags.entrySet(), Map.Entry::getKey, Map.Entry::getValue);
+    return keyValues(context.call().highCardinalityTags());
+  }
+
+  private static KeyValues keyValues(Map<String, String> tags) {
+    if (tags.isEmpty()) {
+      return KeyValues.empty();
+    }
+    KeyValue[] values = new KeyValue[tags.size()];
+    int i = 0;
+    for (Map.Entry<String, String> tag : tags.entrySet()) {
+      values[i++] = KeyValue.of(tag.getKey(), tag.getValue());
+    }
+    return KeyValues.of(values);
   }
 }

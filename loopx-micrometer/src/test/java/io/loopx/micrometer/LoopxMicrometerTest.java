@@ -305,6 +305,36 @@ class LoopxMicrometerTest {
         .isInstanceOf(IllegalStateException.class);
   }
 
+  @Test
+  void theDefaultConventionReusesTheKeyValuesOfATagSetItSawAndNeverMixesTwo() {
+    DefaultLoopxObservationConvention convention = new DefaultLoopxObservationConvention();
+    KeyValues first =
+        convention.getLowCardinalityKeyValues(
+            new LoopxObservationContext(FakeCall.dispatchBegins("demo-recall")));
+    KeyValues again =
+        convention.getLowCardinalityKeyValues(
+            new LoopxObservationContext(FakeCall.dispatchBegins("demo-recall")));
+    KeyValues other =
+        convention.getLowCardinalityKeyValues(
+            new LoopxObservationContext(FakeCall.dispatchBegins("demo-sum")));
+
+    assertThat(again).isSameAs(first);
+    assertThat(first.stream().map(kv -> kv.getKey() + "=" + kv.getValue()))
+        .hasSize(9)
+        .contains("capability=demo-recall", "outcome=none");
+    assertThat(other.stream().map(kv -> kv.getKey() + "=" + kv.getValue()))
+        .hasSize(9)
+        .contains("capability=demo-sum")
+        .doesNotContain("capability=demo-recall");
+    assertThat(
+            convention.getHighCardinalityKeyValues(
+                new LoopxObservationContext(
+                    FakeCall.dispatchServed("demo-recall", "warm-recall", "1566783bb5842048"))))
+        .extracting(kv -> kv.getKey() + "=" + kv.getValue())
+        .containsExactly("provider=warm-recall", "revision=1566783bb5842048");
+    assertThat(convention.getName()).isNull();
+  }
+
   private double gauge(String name, String extension) {
     return meters.get(name).tag("extension", extension).gauge().value();
   }
