@@ -5,6 +5,9 @@
  * worker-pool gauges; its context type and its replaceable default convention.
  */
 @org.jspecify.annotations.NullMarked
+// Micrometer's jars are automatic modules; its types are in this module's API, so a host reads
+// them.
+@SuppressWarnings("requires-transitive-automatic")
 module io.loopx.micrometer {
   requires static transitive org.jspecify;
   requires static transitive org.apiguardian.api;

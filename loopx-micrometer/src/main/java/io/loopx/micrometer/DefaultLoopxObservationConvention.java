@@ -55,27 +55,23 @@ public class DefaultLoopxObservationConvention implements LoopxObservationConven
   public String getContextualName(LoopxObservationContext context) {
     ObservedCall call = context.call();
     Map<String, String> tags = call.lowCardinalityTags();
-    switch (call.name()) {
-      case "loopx.dispatch":
-        return "loopx dispatch " + tags.getOrDefault("capability", NONE);
-      case "loopx.run":
-        return "loopx run " + tags.getOrDefault("extension", NONE);
-      case "loopx.doctor":
-        return "loopx doctor " + tags.getOrDefault("extension", NONE);
-      case "loopx.lifecycle":
-        String extension = tags.getOrDefault("extension", NONE);
-        return "loopx "
-            + tags.getOrDefault("operation", NONE)
-            + (extension.equals(NONE) ? "" : " " + extension);
-      default:
-        return call.name().replace('.', ' ');
-    }
+    String extension = tags.getOrDefault("extension", NONE);
+    return switch (call.name()) {
+      case "loopx.dispatch" -> "loopx dispatch " + tags.getOrDefault("capability", NONE);
+      case "loopx.run" -> "loopx run " + extension;
+      case "loopx.doctor" -> "loopx doctor " + extension;
+      case "loopx.lifecycle" ->
+          "loopx "
+              + tags.getOrDefault("operation", NONE)
+              + (extension.equals(NONE) ? "" : " " + extension);
+      default -> call.name().replace('.', ' ');
+    };
   }
 
   /**
    * Returns the call's low-cardinality tags, as they are at this moment. The key values of up to
-   * {@value #CACHED_TAG_SETS} distinct tag sets are kept and reused (building them costs more than
-   * the rest of a built-in dispatch's observation).
+   * 1,024 distinct tag sets are kept and reused (building them costs more than the rest of a
+   * built-in dispatch's observation).
    */
   @Override
   public KeyValues getLowCardinalityKeyValues(LoopxObservationContext context) {
