@@ -40,6 +40,11 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>{@code baselineUnobservedDispatch}: the same dispatch on the same kind of host without an
  * observer.
  *
+ * <p>{@code baselineEmptyObserverDispatch} (for information): the same dispatch on a host whose one
+ * observer does nothing ({@code call -> ended -> {}}): the runtime's own cost of observing a call
+ * (its {@code ObservedCall} views), which any observer pays; the ratio to it is what Micrometer and
+ * this module add.
+ *
  * <p>Target: observed / unobserved ≤ 1.10 (issue 33: at most 10 % overhead).
  */
 @State(Scope.Benchmark)
@@ -50,6 +55,7 @@ public class ObservedDispatchBenchmark {
   private Path dir;
   private Loopx plain;
   private Loopx observed;
+  private Loopx emptyObserver;
   private SimpleMeterRegistry meters;
   private DispatchRequest dispatch;
 
@@ -58,6 +64,14 @@ public class ObservedDispatchBenchmark {
   public void setUp() throws IOException {
     dir = Files.createTempDirectory("loopx-bench-observed");
     plain = DispatchBenchmark.host(Files.createDirectory(dir.resolve("plain")));
+    emptyObserver =
+        Loopx.builder()
+            .runtimeRoot(dir.resolve("empty").resolve("root"))
+            .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
+            .builtin(new DispatchBenchmark.SumContribution())
+            .domainPolicy(DomainPolicy.allowAll())
+            .observer(call -> ended -> {})
+            .build();
     meters = new SimpleMeterRegistry();
     ObservationRegistry observations = ObservationRegistry.create();
     observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
@@ -82,7 +96,9 @@ public class ObservedDispatchBenchmark {
                     .getBytes(StandardCharsets.UTF_8))
             .build();
     for (DispatchReceipt receipt :
-        new DispatchReceipt[] {loopxObservedDispatch(), baselineUnobservedDispatch()}) {
+        new DispatchReceipt[] {
+          loopxObservedDispatch(), baselineUnobservedDispatch(), baselineEmptyObserverDispatch()
+        }) {
       if (!receipt.ok() || !receipt.toJson().toString().contains("\"sum\":5")) {
         throw new IllegalStateException("LoopX dispatch failed: " + receipt.toJson());
       }
@@ -97,6 +113,7 @@ public class ObservedDispatchBenchmark {
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
     plain.close();
+    emptyObserver.close();
     observed.close();
     LifecycleWriteBenchmark.deleteTree(dir);
   }
@@ -105,6 +122,12 @@ public class ObservedDispatchBenchmark {
   @Benchmark
   public DispatchReceipt loopxObservedDispatch() {
     return observed.dispatch(dispatch, io.loopx.runtime.Mode.EXECUTE);
+  }
+
+  /** Reference (information): the same dispatch with an observer that does nothing. */
+  @Benchmark
+  public DispatchReceipt baselineEmptyObserverDispatch() {
+    return emptyObserver.dispatch(dispatch, io.loopx.runtime.Mode.EXECUTE);
   }
 
   /** Baseline: the same governed built-in dispatch without an observer. */
