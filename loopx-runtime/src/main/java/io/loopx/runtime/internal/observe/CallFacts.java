@@ -41,7 +41,7 @@ public final class CallFacts {
   }
 
   private final boolean recording;
-  private @Nullable ExtensionId extension;
+  private boolean extension;
   private @Nullable ProviderId provider;
   private @Nullable Revision revision;
   private Path path = Path.NONE;
@@ -56,13 +56,13 @@ public final class CallFacts {
   }
 
   /**
-   * Notes the provider a dispatch resolved ({@code extension} empty for a built-in) and the
-   * revision bound to the call.
+   * Notes the provider a dispatch resolved ({@code extension}: an extension's, not a built-in) and
+   * the revision bound to the call; nothing is allocated for it.
    */
-  public void resolved(Optional<ExtensionId> extension, ProviderId provider, Revision revision) {
+  public void resolved(ProviderId provider, boolean extension, Revision revision) {
     if (recording) {
-      this.extension = extension.orElse(null);
       this.provider = provider;
+      this.extension = extension;
       this.revision = revision;
     }
   }
@@ -81,8 +81,10 @@ public final class CallFacts {
     }
   }
 
+  /** The resolved provider's extension; empty for a built-in or before resolution. */
   Optional<ExtensionId> extension() {
-    return Optional.ofNullable(extension);
+    ProviderId p = provider;
+    return p != null && extension ? Optional.of(ExtensionId.of(p)) : Optional.empty();
   }
 
   Optional<ProviderId> provider() {

@@ -131,7 +131,7 @@ public record ObservedCallRecord(
 
   /** A run that returned {@code receipt}. */
   static ObservedCallRecord run(ExtensionId id, Mode mode, CallFacts facts, RunReceipt receipt) {
-    facts.revision(receipt.revision());
+    facts.revision(receipt.revision()); // the receipt's, should the run have been retried
     ProviderOutcome outcome = receipt.outcome();
     return run(
         id,
