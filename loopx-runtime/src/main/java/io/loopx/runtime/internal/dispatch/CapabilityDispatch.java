@@ -123,13 +123,13 @@ public final class CapabilityDispatch {
     if (extension) {
       ExtensionManifest manifest = provider.manifest().orElseThrow();
       revision = manifest.revision();
-      facts.resolved(Optional.of(ExtensionId.of(provider.id())), provider.id(), revision);
+      facts.resolved(provider.id(), true, revision);
       checkPermission(manifest, request.permission());
     } else {
       revision =
           builtinRevisions.computeIfAbsent(
               List.of(provider.id().value(), provider.version()), k -> builtinRevision(provider));
-      facts.resolved(Optional.empty(), provider.id(), revision);
+      facts.resolved(provider.id(), false, revision);
     }
     DomainPolicy.Decision decision = policy.decide(request);
     if (!decision.allowed()) {

@@ -63,6 +63,9 @@ public final class LifecycleEngine {
    * command as a {@code loopx.doctor} call inside it.
    */
   public <R extends Receipt> R apply(LifecycleCommand<R> command, Mode mode) {
+    if (!observer.observesCalls()) {
+      return applyReported(command, mode);
+    }
     return observer.lifecycle(
         command.operation(), command.extensionId(), mode, () -> applyReported(command, mode));
   }

@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.observe;
 
-import io.loopx.api.ExtensionId;
 import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
 import java.util.Optional;
@@ -41,7 +40,7 @@ public final class CallFacts {
   }
 
   private final boolean recording;
-  private @Nullable ExtensionId extension;
+  private boolean extension;
   private @Nullable ProviderId provider;
   private @Nullable Revision revision;
   private Path path = Path.NONE;
@@ -56,13 +55,13 @@ public final class CallFacts {
   }
 
   /**
-   * Notes the provider a dispatch resolved ({@code extension} empty for a built-in) and the
-   * revision bound to the call.
+   * Notes the provider a dispatch resolved ({@code extension}: an extension's, not a built-in) and
+   * the revision bound to the call; nothing is allocated for it.
    */
-  public void resolved(Optional<ExtensionId> extension, ProviderId provider, Revision revision) {
+  public void resolved(ProviderId provider, boolean extension, Revision revision) {
     if (recording) {
-      this.extension = extension.orElse(null);
       this.provider = provider;
+      this.extension = extension;
       this.revision = revision;
     }
   }
@@ -81,8 +80,10 @@ public final class CallFacts {
     }
   }
 
-  Optional<ExtensionId> extension() {
-    return Optional.ofNullable(extension);
+  /** The resolved provider's extension id; {@code none} for a built-in or before resolution. */
+  String extensionTag() {
+    ProviderId p = provider;
+    return p != null && extension ? p.value() : ObservedCallRecord.NONE;
   }
 
   Optional<ProviderId> provider() {
