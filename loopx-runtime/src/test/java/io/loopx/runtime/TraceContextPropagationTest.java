@@ -16,9 +16,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
@@ -128,6 +135,10 @@ class TraceContextPropagationTest {
 
   /** A Python worker on the kit: reports the context the kit gives its handler per request. */
   private Path kitWorker() throws IOException {
+    return kitWorker("[runtime.worker]\n");
+  }
+
+  private Path kitWorker(String workerTable) throws IOException {
     Path dir = tmp.resolve("traced-kit");
     Files.createDirectories(dir.resolve("bin"));
     Files.copy(
@@ -152,7 +163,7 @@ class TraceContextPropagationTest {
 
         k.run(handle, response_schema_version="demo_recall_response_v0")
         """);
-    manifest(dir, "traced-kit", "bin/provider.py", "[runtime.worker]\n");
+    manifest(dir, "traced-kit", "bin/provider.py", workerTable);
     return dir;
   }
 
@@ -261,6 +272,47 @@ class TraceContextPropagationTest {
     assertThat(result(first).get("request_digest").stringValue())
         .isEqualTo(result(third).get("request_digest").stringValue())
         .startsWith("sha256:");
+  }
+
+  @Test
+  void concurrentCallersOfOneWorkerEachGetTheirOwnThreadsContext() throws Exception {
+    Path dir = kitWorker("[runtime.worker]\nmax_in_flight = 4\nmax_processes = 1\n");
+    Loopx loopx = loopx();
+    install(loopx, dir);
+    // The source answers the context of the thread that reads it: read on a writer thread, it
+    // would give none.
+    ThreadLocal<Optional<TraceContext>> perThread = ThreadLocal.withInitial(Optional::empty);
+    current = perThread::get;
+    int callers = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(callers);
+    try {
+      List<Future<String[]>> answers = new ArrayList<>();
+      CountDownLatch start = new CountDownLatch(1);
+      for (int i = 0; i < callers; i++) {
+        String traceId = String.format("%032x", 0xabc0L + i);
+        TraceContext mine = TraceContext.of("00-" + traceId + "-00f067aa0ba902b7-01");
+        answers.add(
+            pool.submit(
+                () -> {
+                  perThread.set(Optional.of(mine));
+                  start.await();
+                  ObjectNode r = result(dispatch(loopx));
+                  return new String[] {
+                    traceId, r.get("trace_id").stringValue(), r.get("pid").asString()
+                  };
+                }));
+      }
+      start.countDown();
+      Set<String> pids = new HashSet<>();
+      for (Future<String[]> f : answers) {
+        String[] a = f.get(60, TimeUnit.SECONDS);
+        assertThat(a[1]).as("the trace id the worker got").isEqualTo(a[0]);
+        pids.add(a[2]);
+      }
+      assertThat(pids).hasSize(1);
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test
