@@ -82,6 +82,27 @@ final class Tags extends AbstractMap<String, String> {
     return -1;
   }
 
+  /** The {@link Map} hash code, without an entry object per tag (adapters key caches on tags). */
+  @Override
+  public int hashCode() {
+    int hash = 0;
+    for (int i = 0; i < keys.length; i++) {
+      hash += keys[i].hashCode() ^ values[i].hashCode();
+    }
+    return hash;
+  }
+
+  /** {@link Map} equality; between two tags in the same order, without an entry object per tag. */
+  @Override
+  public boolean equals(@Nullable Object other) {
+    if (other instanceof Tags tags
+        && java.util.Arrays.equals(keys, tags.keys)
+        && java.util.Arrays.equals(values, tags.values)) {
+      return true;
+    }
+    return super.equals(other);
+  }
+
   @Override
   public Set<Map.Entry<String, String>> entrySet() {
     return new AbstractSet<>() {

@@ -35,6 +35,11 @@ class TagsTest {
     assertThat(Tags.copyOf(same)).isEqualTo(tags);
     assertThat(List.copyOf(Tags.copyOf(same).keySet())).containsExactly("b", "a", "c");
     assertThat(Tags.EMPTY).isEmpty();
+    Tags reordered = new Tags(new String[] {"a", "b", "c"}, new String[] {"1", "2", "3"});
+    Tags copy = new Tags(new String[] {"b", "a", "c"}, new String[] {"2", "1", "3"});
+    Tags other = new Tags(new String[] {"b", "a", "c"}, new String[] {"2", "1", "4"});
+    assertThat(tags).isEqualTo(copy).isEqualTo(reordered).hasSameHashCodeAs(reordered);
+    assertThat(tags).isNotEqualTo(other).isNotEqualTo(Map.of("b", "2"));
   }
 
   @Test
