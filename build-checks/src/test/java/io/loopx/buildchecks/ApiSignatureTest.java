@@ -21,7 +21,8 @@ class ApiSignatureTest {
         "loopx-runtime",
         "loopx-testkit",
         "loopx-scaffold",
-        "loopx-store-postgresql"
+        "loopx-store-postgresql",
+        "loopx-opentelemetry"
       })
   void apiSignatureFileMatchesTheCompiledModule(String artifactId) {
     LibraryModule module = LibraryModule.named(artifactId);

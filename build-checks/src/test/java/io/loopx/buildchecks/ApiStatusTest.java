@@ -21,7 +21,8 @@ class ApiStatusTest {
         "loopx-runtime",
         "loopx-testkit",
         "loopx-scaffold",
-        "loopx-store-postgresql"
+        "loopx-store-postgresql",
+        "loopx-opentelemetry"
       })
   void everyExportedTypeHasAnApiStatus(String artifactId) {
     assertThat(ApiStatus.problems(LibraryModule.named(artifactId))).isEmpty();

@@ -35,7 +35,8 @@ class ArchitectureTest {
                 "io.loopx.runtime",
                 "io.loopx.testkit",
                 "io.loopx.scaffold",
-                "io.loopx.store.postgresql");
+                "io.loopx.store.postgresql",
+                "io.loopx.opentelemetry");
   }
 
   @Test
@@ -79,6 +80,22 @@ class ArchitectureTest {
   }
 
   @Test
+  void noCoreModuleDependsOnOpenTelemetry() {
+    ArchitectureRules.coreDependsOnNoTelemetryLibrary(
+            new String[] {
+              ArchitectureRules.API,
+              ArchitectureRules.REGISTRY,
+              ArchitectureRules.RUNTIME,
+              ArchitectureRules.TESTKIT,
+              ArchitectureRules.SCAFFOLD,
+              "io.loopx.store.."
+            },
+            ArchitectureRules.OPENTELEMETRY,
+            "io.loopx.opentelemetry..")
+        .check(production);
+  }
+
+  @Test
   void exportedSignaturesMentionNeitherGuavaNorNightConfig() {
     ArchitectureRules.exportedSignaturesHideInternalLibraries(LibraryModule.allExportedPackages())
         .check(production);
@@ -92,6 +109,7 @@ class ArchitectureTest {
         "io.loopx.testkit",
         "io.loopx.scaffold",
         "io.loopx.store.postgresql",
+        "io.loopx.opentelemetry",
         "io.loopx.api"
       })
   void noPackageCyclesInsideAModule(String rootPackage) {

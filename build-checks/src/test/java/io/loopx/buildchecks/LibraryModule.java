@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  */
 record LibraryModule(String artifactId, String moduleName) {
 
-  /** The six library modules whose exported packages are public API. */
+  /** The library modules whose exported packages are public API. */
   static final List<LibraryModule> ALL =
       List.of(
           new LibraryModule("loopx-api", "io.loopx.api"),
@@ -27,7 +27,8 @@ record LibraryModule(String artifactId, String moduleName) {
           new LibraryModule("loopx-runtime", "io.loopx.runtime"),
           new LibraryModule("loopx-testkit", "io.loopx.testkit"),
           new LibraryModule("loopx-scaffold", "io.loopx.scaffold"),
-          new LibraryModule("loopx-store-postgresql", "io.loopx.store.postgresql"));
+          new LibraryModule("loopx-store-postgresql", "io.loopx.store.postgresql"),
+          new LibraryModule("loopx-opentelemetry", "io.loopx.opentelemetry"));
 
   /** Returns the library module with the given artifact id. */
   static LibraryModule named(String artifactId) {
