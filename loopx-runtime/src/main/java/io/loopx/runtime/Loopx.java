@@ -97,6 +97,18 @@ public final class Loopx implements AutoCloseable {
     wired.providers.close();
   }
 
+  /**
+   * Returns a snapshot of each live warm-worker pool (docs/contract/worker.md#pool), one per
+   * (extension, revision) whose workers are running, starting or idle, for gauges and health pages
+   * (docs/observing.md#worker-pools). The counts of one pool are read together under its lock;
+   * pools are read one after the other. Empty when no pool lives, when the launcher is the host's
+   * own (no workers) and after {@link #close()}.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+  public List<WorkerPoolSnapshot> workerPools() {
+    return wired.providers.workers().map(Workers::snapshots).orElse(List.of());
+  }
+
   /** The warm workers, when this facade starts them (for tests in this package). */
   Optional<Workers> workers() {
     return wired.providers.workers();
@@ -197,7 +209,9 @@ public final class Loopx implements AutoCloseable {
     return wired.observer.run(
         id,
         mode,
-        () -> wired.standaloneRun.run(id, RequestBody.read(input), mode, bound, input.isOneShot()));
+        facts ->
+            wired.standaloneRun.run(
+                id, RequestBody.read(input), mode, bound, input.isOneShot(), facts));
   }
 
   /**
@@ -213,9 +227,9 @@ public final class Loopx implements AutoCloseable {
     return wired.observer.dispatch(
         request,
         mode,
-        () ->
+        facts ->
             wired.dispatch.dispatch(
-                request, RequestBody.read(input), mode, bound, input.isOneShot()));
+                request, RequestBody.read(input), mode, bound, input.isOneShot(), facts));
   }
 
   /**

@@ -44,7 +44,7 @@ final class Wiring {
             : IdentityCache.inMemory();
     RuntimeResolver resolver = RuntimeResolver.of(environment).withCache(identities);
     Freshness freshness = new Freshness(resolver, fileSystem);
-    this.observer = new Observer(b.listeners, b.logger);
+    this.observer = new Observer(b.listeners, b.observers, b.logger);
     this.providers =
         new ProviderLaunch(
             b.launcher.orElseGet(

@@ -22,6 +22,7 @@ import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
 import io.loopx.runtime.internal.envelope.EnvelopeBinder;
 import io.loopx.runtime.internal.identity.Freshness;
+import io.loopx.runtime.internal.observe.CallFacts;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.run.ExecuteTimeCheck;
 import io.loopx.runtime.internal.run.ProviderCall;
@@ -85,18 +86,20 @@ public final class CapabilityDispatch {
   /**
    * Dispatches {@code request} with the validated {@code input}, the provider bounded by the
    * smaller of the manifest timeout and {@code deadline}, on a warm worker unless {@code oneShot};
-   * a preview starts nothing.
+   * a preview starts nothing. What it learns (the provider resolved, how it ran) is noted in {@code
+   * facts} for the call observers.
    */
   public DispatchReceipt dispatch(
       DispatchRequest request,
       RequestBody input,
       Mode mode,
       CallDeadline deadline,
-      boolean oneShot) {
+      boolean oneShot,
+      CallFacts facts) {
     // An upgrade or rollback committed after the resolution: resolved again, on the new
     // generation (a queued worker request is served by the new revision's pool).
     return ExecuteTimeCheck.RevisionMoved.retried(
-        () -> dispatchOnce(request, input, mode, deadline, oneShot));
+        () -> dispatchOnce(request, input, mode, deadline, oneShot, facts));
   }
 
   private DispatchReceipt dispatchOnce(
@@ -104,7 +107,8 @@ public final class CapabilityDispatch {
       RequestBody input,
       Mode mode,
       CallDeadline deadline,
-      boolean oneShot) {
+      boolean oneShot,
+      CallFacts facts) {
     // Only the candidates of this capability (and a named provider) are checked for freshness.
     CapabilityRegistry generation = registry.apply(request.capabilityId(), request.providerId());
     Resolution resolution =
@@ -118,12 +122,14 @@ public final class CapabilityDispatch {
     Revision revision;
     if (extension) {
       ExtensionManifest manifest = provider.manifest().orElseThrow();
-      checkPermission(manifest, request.permission());
       revision = manifest.revision();
+      facts.resolved(provider.id(), true, revision);
+      checkPermission(manifest, request.permission());
     } else {
       revision =
           builtinRevisions.computeIfAbsent(
               List.of(provider.id().value(), provider.version()), k -> builtinRevision(provider));
+      facts.resolved(provider.id(), false, revision);
     }
     DomainPolicy.Decision decision = policy.decide(request);
     if (!decision.allowed()) {
@@ -141,7 +147,7 @@ public final class CapabilityDispatch {
           EnvelopeBinder.bindForWire(
               request.action(), request.scope(), envelopeId, revision, input.body());
       if (mode.executes()) {
-        outcome = runExtension(envelopeId, revision, request, bound, deadline, oneShot);
+        outcome = runExtension(envelopeId, revision, request, bound, deadline, oneShot, facts);
         containment = providers.containment();
         memoryLimit =
             provider
@@ -158,10 +164,12 @@ public final class CapabilityDispatch {
       ObjectNode bound =
           EnvelopeBinder.bind(
               request.action(), request.scope(), envelopeId, revision, input.body());
-      outcome =
-          mode.executes()
-              ? runBuiltin(resolved.implementation().inProcess().orElseThrow(), bound)
-              : ProviderOutcomes.preview();
+      if (mode.executes()) {
+        facts.ran(CallFacts.Path.IN_PROCESS);
+        outcome = runBuiltin(resolved.implementation().inProcess().orElseThrow(), bound);
+      } else {
+        outcome = ProviderOutcomes.preview();
+      }
     }
     return new DispatchReceiptRecord(
         request.capabilityId(),
@@ -181,7 +189,8 @@ public final class CapabilityDispatch {
       DispatchRequest request,
       EnvelopeBinder.Bound bound,
       CallDeadline deadline,
-      boolean oneShot) {
+      boolean oneShot,
+      CallFacts facts) {
     ProviderCall.Prepared call;
     try {
       call = calls.prepare(id, Optional.of(revision));
@@ -194,7 +203,10 @@ public final class CapabilityDispatch {
       }
       throw e;
     }
-    return call.run(request.extraArgs(), launch -> launch.stdin(bound.stdin()), deadline, oneShot);
+    ProviderOutcome outcome =
+        call.run(request.extraArgs(), launch -> launch.stdin(bound.stdin()), deadline, oneShot);
+    facts.ran(call.warm() ? CallFacts.Path.WORKER : CallFacts.Path.ONE_SHOT);
+    return outcome;
   }
 
   /**

@@ -27,6 +27,11 @@ public sealed interface LifecycleCommand<R extends Receipt> {
   /** Returns the operation name used in receipts and conflict messages. */
   String operation();
 
+  /** Returns the extension this command is about; empty for doctor-all and list. */
+  default Optional<ExtensionId> extensionId() {
+    return Optional.empty();
+  }
+
   /** Returns the new manifest this command would activate (install, upgrade), checked first. */
   default Optional<ExtensionManifest> candidate() {
     return Optional.empty();
@@ -68,6 +73,11 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
+    public Optional<ExtensionId> extensionId() {
+      return Optional.of(manifest.id());
+    }
+
+    @Override
     public List<Target> targets(ActivationState state, Mode mode) {
       return LifecyclePlanner.installTargets(state, this, mode);
     }
@@ -104,6 +114,11 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
+    public Optional<ExtensionId> extensionId() {
+      return Optional.of(manifest.id());
+    }
+
+    @Override
     public List<Target> targets(ActivationState state, Mode mode) {
       return LifecyclePlanner.upgradeTargets(state, this, mode);
     }
@@ -132,6 +147,11 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
+    public Optional<ExtensionId> extensionId() {
+      return Optional.of(id);
+    }
+
+    @Override
     public List<Target> targets(ActivationState state, Mode mode) {
       return List.of(LifecyclePlanner.active(state.installed(id), mode.executes()));
     }
@@ -157,6 +177,11 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     @Override
     public String operation() {
       return "disable";
+    }
+
+    @Override
+    public Optional<ExtensionId> extensionId() {
+      return Optional.of(id);
     }
 
     @Override
@@ -189,6 +214,11 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     }
 
     @Override
+    public Optional<ExtensionId> extensionId() {
+      return Optional.of(id);
+    }
+
+    @Override
     public List<Target> targets(ActivationState state, Mode mode) {
       return LifecyclePlanner.rollbackTargets(state, this, mode);
     }
@@ -214,6 +244,11 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     @Override
     public String operation() {
       return "uninstall";
+    }
+
+    @Override
+    public Optional<ExtensionId> extensionId() {
+      return Optional.of(id);
     }
 
     @Override
@@ -243,6 +278,11 @@ public sealed interface LifecycleCommand<R extends Receipt> {
     @Override
     public String operation() {
       return "doctor";
+    }
+
+    @Override
+    public Optional<ExtensionId> extensionId() {
+      return Optional.of(id);
     }
 
     @Override

@@ -57,8 +57,20 @@ public final class LifecycleEngine {
     this.providers = providers;
   }
 
-  /** Applies {@code command}; a preview changes nothing and runs no provider code. */
+  /**
+   * Applies {@code command}; a preview changes nothing and runs no provider code. The host's call
+   * observers see it as one {@code loopx.lifecycle} call, and each doctor evaluation of an executed
+   * command as a {@code loopx.doctor} call inside it.
+   */
   public <R extends Receipt> R apply(LifecycleCommand<R> command, Mode mode) {
+    if (!observer.observesCalls()) {
+      return applyReported(command, mode);
+    }
+    return observer.lifecycle(
+        command.operation(), command.extensionId(), mode, () -> applyReported(command, mode));
+  }
+
+  private <R extends Receipt> R applyReported(LifecycleCommand<R> command, Mode mode) {
     try {
       return applyOnce(command, mode);
     } catch (LoopxException e) {
@@ -83,7 +95,7 @@ public final class LifecycleEngine {
         observer.progress(++index, targets.size(), t.id());
       }
       long start = System.nanoTime();
-      observed.put(t.id(), prober.observe(t));
+      observed.put(t.id(), observe(command.operation(), t, mode));
       took.put(t.id(), Duration.ofNanos(System.nanoTime() - start));
     }
     LifecyclePlan<R> plan = command.plan(state, mode, observed);
@@ -131,5 +143,22 @@ public final class LifecycleEngine {
       throw plan.failure().get();
     }
     return plan.receipt().orElseThrow();
+  }
+
+  /**
+   * Observes {@code t}; for an executed command, with observers, as one {@code loopx.doctor} call
+   * whose outcome is the status of the packet the ladder makes of it (the plan makes the same one:
+   * an executed command probes exactly the targets whose extension the ladder sees enabled).
+   */
+  private Observation observe(String operation, Target t, Mode mode) {
+    if (!mode.executes() || !observer.observesCalls()) {
+      return prober.observe(t);
+    }
+    return observer.doctor(
+        operation,
+        t.id(),
+        t.manifest().version(),
+        () -> prober.observe(t),
+        o -> DoctorLadder.evaluate(t.manifest(), t.probe(), o.runtime(), o.probe()));
   }
 }

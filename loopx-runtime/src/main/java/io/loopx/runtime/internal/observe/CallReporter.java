@@ -13,30 +13,60 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * How an {@link Observer} measures and reports one call (docs/observing.md): a JFR event, a log
  * line at the level the call's outcome gives, and a {@link CallCompleted}, also for a call refused
- * before a provider ran.
+ * before a provider ran; all of it inside the host's call observers' scopes ({@link
+ * CallObservers}), begun before anything else and ended with the receipt or the error.
  */
 final class CallReporter {
   private final System.Logger log;
   private final EventDelivery delivery;
+  private final CallObservers observers;
 
-  CallReporter(System.Logger log, EventDelivery delivery) {
+  CallReporter(System.Logger log, EventDelivery delivery, CallObservers observers) {
     this.log = log;
     this.delivery = delivery;
+    this.observers = observers;
   }
 
-  /** Measures and reports one dispatch: JFR, a log line, a {@link CallCompleted}. */
-  DispatchReceipt dispatch(DispatchRequest request, Mode mode, Supplier<DispatchReceipt> call) {
+  /**
+   * Measures and reports one dispatch: the call observers' {@code loopx.dispatch}, JFR, a log line,
+   * a {@link CallCompleted}. {@code call} notes what it learns in the facts it is given.
+   */
+  @SuppressWarnings("IllegalCatch")
+  DispatchReceipt dispatch(
+      DispatchRequest request, Mode mode, Function<CallFacts, DispatchReceipt> call) {
+    if (!observers.any()) {
+      return reportDispatch(request, mode, CallFacts.NONE, call);
+    }
+    var scopes = observers.begin(ObservedCallRecord.dispatch(request, mode));
+    CallFacts facts = CallFacts.recording();
+    DispatchReceipt receipt;
+    try {
+      receipt = reportDispatch(request, mode, facts, call);
+    } catch (RuntimeException | Error e) {
+      observers.end(scopes, ObservedCallRecord.dispatch(request, mode, facts, e));
+      throw e;
+    }
+    observers.end(scopes, ObservedCallRecord.dispatch(request, mode, facts, receipt));
+    return receipt;
+  }
+
+  private DispatchReceipt reportDispatch(
+      DispatchRequest request,
+      Mode mode,
+      CallFacts facts,
+      Function<CallFacts, DispatchReceipt> call) {
     JfrEvents.Dispatch jfr = new JfrEvents.Dispatch();
     jfr.begin();
     long start = System.nanoTime();
     DispatchReceipt receipt;
     try {
-      receipt = call.get();
+      receipt = call.apply(facts);
     } catch (LoopxException e) {
       Outcome outcome = Outcome.refused(e.kind());
       dispatched(jfr, request, Optional.empty(), mode, start, outcome);
@@ -94,14 +124,36 @@ final class CallReporter {
     delivery.publish(List.of(event));
   }
 
-  /** Measures and reports one run: JFR, a log line, a {@link CallCompleted}. */
-  RunReceipt run(ExtensionId id, Mode mode, Supplier<RunReceipt> call) {
+  /**
+   * Measures and reports one run: the call observers' {@code loopx.run}, JFR, a log line, a {@link
+   * CallCompleted}. {@code call} notes what it learns in the facts it is given.
+   */
+  @SuppressWarnings("IllegalCatch")
+  RunReceipt run(ExtensionId id, Mode mode, Function<CallFacts, RunReceipt> call) {
+    if (!observers.any()) {
+      return reportRun(id, mode, CallFacts.NONE, call);
+    }
+    var scopes = observers.begin(ObservedCallRecord.run(id, mode));
+    CallFacts facts = CallFacts.recording();
+    RunReceipt receipt;
+    try {
+      receipt = reportRun(id, mode, facts, call);
+    } catch (RuntimeException | Error e) {
+      observers.end(scopes, ObservedCallRecord.run(id, mode, facts, e));
+      throw e;
+    }
+    observers.end(scopes, ObservedCallRecord.run(id, mode, facts, receipt));
+    return receipt;
+  }
+
+  private RunReceipt reportRun(
+      ExtensionId id, Mode mode, CallFacts facts, Function<CallFacts, RunReceipt> call) {
     JfrEvents.Run jfr = new JfrEvents.Run();
     jfr.begin();
     long start = System.nanoTime();
     RunReceipt receipt;
     try {
-      receipt = call.get();
+      receipt = call.apply(facts);
     } catch (LoopxException e) {
       ran(jfr, id, Optional.empty(), mode, start, Outcome.refused(e.kind()));
       throw e;

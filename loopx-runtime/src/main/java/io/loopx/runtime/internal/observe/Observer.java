@@ -3,11 +3,13 @@ package io.loopx.runtime.internal.observe;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.api.Revision;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.events.CallCompleted;
+import io.loopx.runtime.events.CallObserver;
 import io.loopx.runtime.events.DoctorResult;
 import io.loopx.runtime.events.LifecycleTransition;
 import io.loopx.runtime.events.LoopxEvent;
@@ -56,18 +58,33 @@ public final class Observer {
   private final System.Logger log;
   private final EventDelivery delivery;
   private final CallReporter calls;
+  private final CallObservers observers;
   private final ReentrantLock commitLock = new ReentrantLock();
 
   /** Creates an observer delivering to {@code listeners} and logging to {@code log}. */
   public Observer(List<LoopxListener> listeners, System.Logger log) {
+    this(listeners, List.of(), log);
+  }
+
+  /**
+   * Creates an observer delivering to {@code listeners}, bracketing calls with {@code observers}
+   * (docs/observing.md#call-observers) and logging to {@code log}.
+   */
+  public Observer(List<LoopxListener> listeners, List<CallObserver> observers, System.Logger log) {
     this.log = log;
     this.delivery = new EventDelivery(listeners, log);
-    this.calls = new CallReporter(log, delivery);
+    this.observers = new CallObservers(observers, log);
+    this.calls = new CallReporter(log, delivery, this.observers);
   }
 
   /** Returns an observer without listeners that logs to {@link #LOGGER_NAME}. */
   public static Observer silent() {
     return new Observer(List.of(), System.getLogger(LOGGER_NAME));
+  }
+
+  /** Returns whether the host observes calls (without, nothing is built for them). */
+  public boolean observesCalls() {
+    return observers.any();
   }
 
   // ------------------------------------------------------------------ writes
@@ -328,15 +345,78 @@ public final class Observer {
 
   // ------------------------------------------------------------------ calls
 
-  /** Measures and reports one dispatch: JFR, a log line, a {@link CallCompleted}. */
+  /**
+   * Measures and reports one dispatch: a {@code loopx.dispatch} observed call, JFR, a log line, a
+   * {@link CallCompleted}; {@code call} notes what it learns in the {@link CallFacts} it is given
+   * ({@link CallFacts#NONE} when no one observes calls).
+   */
   public DispatchReceipt dispatch(
-      DispatchRequest request, Mode mode, Supplier<DispatchReceipt> call) {
+      DispatchRequest request, Mode mode, Function<CallFacts, DispatchReceipt> call) {
     return calls.dispatch(request, mode, call);
   }
 
-  /** Measures and reports one run: JFR, a log line, a {@link CallCompleted}. */
-  public RunReceipt run(ExtensionId id, Mode mode, Supplier<RunReceipt> call) {
+  /**
+   * Measures and reports one run: a {@code loopx.run} observed call, JFR, a log line, a {@link
+   * CallCompleted}; {@code call} notes what it learns in the {@link CallFacts} it is given.
+   */
+  public RunReceipt run(ExtensionId id, Mode mode, Function<CallFacts, RunReceipt> call) {
     return calls.run(id, mode, call);
+  }
+
+  /**
+   * Brackets one lifecycle command with a {@code loopx.lifecycle} observed call ({@code extension}
+   * empty for doctor-all and list); without observers it only runs {@code command}.
+   */
+  @SuppressWarnings("IllegalCatch")
+  public <R extends Receipt> R lifecycle(
+      String operation, Optional<ExtensionId> extension, Mode mode, Supplier<R> command) {
+    if (!observers.any()) {
+      return command.get();
+    }
+    var scopes = observers.begin(ObservedCallRecord.lifecycle(operation, extension, mode));
+    R receipt;
+    try {
+      receipt = command.get();
+    } catch (RuntimeException | Error e) {
+      observers.end(scopes, ObservedCallRecord.lifecycle(operation, extension, mode, e));
+      throw e;
+    }
+    Optional<Revision> after =
+        receipt instanceof LifecycleReceipt l ? l.revision() : Optional.empty();
+    observers.end(scopes, ObservedCallRecord.lifecycle(operation, extension, mode, after));
+    return receipt;
+  }
+
+  /**
+   * Brackets one doctor evaluation of an executed command ({@code operation}) of {@code id}'s
+   * revision at {@code version} with a {@code loopx.doctor} observed call: {@code evaluation}
+   * observes (and probes) it, {@code packet} gives the packet the ladder makes of what it observed;
+   * without observers it only runs {@code evaluation}.
+   */
+  @SuppressWarnings("IllegalCatch")
+  public <T> T doctor(
+      String operation,
+      ExtensionId id,
+      String version,
+      Supplier<T> evaluation,
+      Function<T, DoctorReceipt> packet) {
+    if (!observers.any()) {
+      return evaluation.get();
+    }
+    var scopes = observers.begin(ObservedCallRecord.doctor(operation, id, version));
+    T observed;
+    DoctorReceipt evaluated;
+    try {
+      observed = evaluation.get();
+      evaluated = packet.apply(observed);
+    } catch (RuntimeException | Error e) {
+      observers.end(scopes, ObservedCallRecord.doctor(operation, id, version, e));
+      throw e;
+    }
+    observers.end(
+        scopes,
+        ObservedCallRecord.doctor(operation, id, version, evaluated.status(), evaluated.failure()));
+    return observed;
   }
 
   // ------------------------------------------------------------------ workers

@@ -67,6 +67,7 @@ public final class ProviderCall {
     private final Revision revision;
     private final ExtensionRecord record;
     private final RuntimeResolution.Resolved runtime;
+    private boolean warm;
 
     private Prepared(
         ExtensionId id,
@@ -77,6 +78,11 @@ public final class ProviderCall {
       this.revision = revision;
       this.record = record;
       this.runtime = runtime;
+    }
+
+    /** Returns whether {@link #run} was answered by a warm worker (else it ran one-shot). */
+    public boolean warm() {
+      return warm;
     }
 
     /** Returns the active revision's manifest, as read. */
@@ -113,6 +119,7 @@ public final class ProviderCall {
               deadline,
               forceOneShot,
               () -> ExecuteTimeCheck.require(store, id, revision, runtime, operation));
+      warm = called.warm();
       // File reads and a revoking write would fail on an interrupted thread.
       boolean interrupted = Thread.interrupted();
       try {

@@ -8,6 +8,7 @@ import io.loopx.api.manifest.ExtensionManifest;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.internal.identity.Freshness;
+import io.loopx.runtime.internal.observe.CallFacts;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunReceipt;
@@ -48,17 +49,28 @@ public final class StandaloneRun {
   /**
    * Runs extension {@code id} with the validated {@code request}, the provider bounded by the
    * smaller of the manifest timeout and {@code deadline}, on a warm worker unless {@code oneShot};
-   * a preview starts nothing.
+   * a preview starts nothing. The revision prepared and how the provider ran are noted in {@code
+   * facts} for the call observers.
    */
   public RunReceipt run(
-      ExtensionId id, RequestBody request, Mode mode, CallDeadline deadline, boolean oneShot) {
+      ExtensionId id,
+      RequestBody request,
+      Mode mode,
+      CallDeadline deadline,
+      boolean oneShot,
+      CallFacts facts) {
     // An upgrade or rollback committed after the state was read: the run starts again on it.
     return ExecuteTimeCheck.RevisionMoved.retried(
-        () -> runOnce(id, request, mode, deadline, oneShot));
+        () -> runOnce(id, request, mode, deadline, oneShot, facts));
   }
 
   private RunReceipt runOnce(
-      ExtensionId id, RequestBody request, Mode mode, CallDeadline deadline, boolean oneShot) {
+      ExtensionId id,
+      RequestBody request,
+      Mode mode,
+      CallDeadline deadline,
+      boolean oneShot,
+      CallFacts facts) {
     byte[] stdin = request.providerInput();
     if (stdin.length > RequestBody.MAX_BYTES) {
       throw new LoopxException(
@@ -71,6 +83,7 @@ public final class StandaloneRun {
     }
     ProviderCall.Prepared call = calls.prepare(id, Optional.empty());
     ExtensionManifest manifest = call.manifest();
+    facts.revision(manifest.revision());
     if (!manifest.isStandalone()) {
       throw new LoopxException(
           ErrorKind.RESOLUTION_FAILED,
@@ -107,6 +120,7 @@ public final class StandaloneRun {
                     .stderrLimit(LaunchRequest.DEFAULT_OUTPUT_LIMIT),
             deadline,
             oneShot);
+    facts.ran(call.warm() ? CallFacts.Path.WORKER : CallFacts.Path.ONE_SHOT);
     return ProviderOutcomes.runExecuted(
         manifest, request, outcome, providers.containment(), providers.memoryLimit(spec));
   }

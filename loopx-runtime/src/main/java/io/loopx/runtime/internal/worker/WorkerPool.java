@@ -292,6 +292,34 @@ final class WorkerPool {
     return live.isEmpty() && starting == 0;
   }
 
+  /**
+   * Returns what this pool holds now, its counts read together; empty once it was retired. A worker
+   * counts while it is usable or starting; a request in flight holds a slot on a usable worker.
+   */
+  synchronized Optional<PoolSnapshot> snapshot() {
+    if (retired) {
+      return Optional.empty();
+    }
+    int processes = starting;
+    int inFlight = 0;
+    for (Worker w : live) {
+      if (w.usable()) {
+        processes++;
+        inFlight += w.admitted;
+      }
+    }
+    return Optional.of(
+        new PoolSnapshot(
+            key.id(),
+            key.revision(),
+            processes,
+            inFlight,
+            waiting,
+            spec.maxProcesses(),
+            spec.maxInFlight(),
+            queueBound(spec)));
+  }
+
   /** Returns the pids of the live workers (for tests). */
   synchronized List<Long> pids() {
     return live.stream().filter(Worker::usable).map(Worker::pid).toList();

@@ -6,6 +6,7 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
+import io.loopx.runtime.WorkerPoolSnapshot;
 import io.loopx.runtime.events.WorkerEvent.Reason;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
@@ -340,6 +341,21 @@ public final class Workers implements AutoCloseable {
       }
     }
     return waiting;
+  }
+
+  /**
+   * Returns a snapshot of every live pool (docs/observing.md#worker-pools), each read under its own
+   * lock; empty once this is closed.
+   */
+  public List<WorkerPoolSnapshot> snapshots() {
+    if (closed) {
+      return List.of();
+    }
+    List<WorkerPoolSnapshot> snapshots = new ArrayList<>();
+    for (WorkerPool pool : pools.values()) {
+      pool.snapshot().ifPresent(snapshots::add);
+    }
+    return List.copyOf(snapshots);
   }
 
   /** Returns the pids of the live workers of {@code id} (for tests and diagnostics). */
