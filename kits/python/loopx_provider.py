@@ -14,16 +14,23 @@ docs/contract/envelope-verification.md and docs/contract/worker.md:
   ``Expectation``;
 * ``refuse_unknown_keys``: a provider refuses request keys it does not know;
 * the one-shot protocol (request on stdin, one JSON object on stdout, exit 0 when ``ok`` is true),
-  the ``--doctor`` probe and the warm worker protocol (``--loopx-worker``): ``run``.
+  the ``--doctor`` probe and the warm worker protocol (``--loopx-worker``): ``run``;
+* the caller's W3C trace context (docs/contract/run.md#trace-context): while a handler runs,
+  ``current_trace_context()`` returns it (a ``TraceContext``: ``traceparent``, ``tracestate``,
+  ``trace_id``, ``parent_id``), read from ``TRACEPARENT`` / ``TRACESTATE`` one-shot and from the
+  request frame's ``trace`` in a worker (whose handshake announces ``trace_context``); else None.
 
 A handler is a function ``handle(request: dict) -> dict``. Raise ``ProviderError`` (or let
 ``EnvelopeMismatch`` propagate) to answer ``{"ok": false, "schema_version": ..., "error": ...}``.
 """
 
+import collections
+import contextvars
 import hashlib
 import json
 import math
 import os
+import re
 import sys
 import traceback
 
@@ -46,6 +53,9 @@ __all__ = [
     "Expectation",
     "verify_envelope",
     "refuse_unknown_keys",
+    "TraceContext",
+    "parse_trace_context",
+    "current_trace_context",
     "main",
     "run",
 ]
@@ -64,6 +74,10 @@ MAX_FRAME_BYTES = MAX_REQUEST_BYTES + 16_384 + 1_024
 MAX_ERROR_CHARS = 4_096
 MAX_SCOPE_BYTES = 16_384
 MAX_SAFE_INTEGER = 2**53
+TRACEPARENT_VARIABLE = "TRACEPARENT"
+TRACESTATE_VARIABLE = "TRACESTATE"
+TRACE_CONTEXT_FEATURE = "trace_context"
+MAX_TRACESTATE_CHARS = 512
 
 SCHEMA_MESSAGE = "execution envelope fields do not match the schema"
 _ENVELOPE_FIELDS = {"schema_version", "action", "scope", "extension", "request_digest"}
@@ -430,6 +444,75 @@ def refuse_unknown_keys(request, known):
 
 
 # ------------------------------------------------------------------------------------------------
+# Trace context (docs/contract/run.md#trace-context, docs/contract/worker.md#trace-context)
+
+_TRACEPARENT = re.compile(r"00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}\Z")
+
+
+class TraceContext(collections.namedtuple("TraceContext", ["traceparent", "tracestate"])):
+    """A valid W3C trace context: ``traceparent`` and ``tracestate`` (``""`` when none)."""
+
+    __slots__ = ()
+
+    @property
+    def trace_id(self):
+        """The 32-hex-character trace id."""
+        return self.traceparent[3:35]
+
+    @property
+    def parent_id(self):
+        """The 16-hex-character id of the caller's span."""
+        return self.traceparent[36:52]
+
+
+def _valid_traceparent(value):
+    if not isinstance(value, str):
+        return False
+    m = _TRACEPARENT.match(value)
+    return bool(m) and m.group(1) != "0" * 32 and m.group(2) != "0" * 16
+
+
+def _valid_tracestate(value):
+    return (
+        isinstance(value, str)
+        and len(value) <= MAX_TRACESTATE_CHARS
+        and all(" " <= c <= "~" for c in value)
+    )
+
+
+def parse_trace_context(traceparent, tracestate=None):
+    """Returns the ``TraceContext`` of the header values, or None when they are not valid (lenient).
+
+    ``traceparent``: ``00-<32 lowercase hex>-<16 lowercase hex>-<2 lowercase hex>``, ids not all
+    zero; ``tracestate``: at most 512 printable ASCII characters, None or ``""`` for none.
+    """
+    state = "" if tracestate is None else tracestate
+    if not _valid_traceparent(traceparent) or not _valid_tracestate(state):
+        return None
+    return TraceContext(traceparent, state)
+
+
+def _frame_trace(value):
+    """The strict read of a request frame's ``trace``; None when it is malformed."""
+    if not isinstance(value, dict) or "traceparent" not in value:
+        return None
+    if set(value) - {"traceparent", "tracestate"}:
+        return None
+    state = value.get("tracestate")
+    if state is not None and (not isinstance(state, str) or not state):
+        return None
+    return parse_trace_context(value["traceparent"], state)
+
+
+_CURRENT_TRACE = contextvars.ContextVar("loopx_trace_context", default=None)
+
+
+def current_trace_context():
+    """Returns the ``TraceContext`` of the request being handled, or None when it has none."""
+    return _CURRENT_TRACE.get()
+
+
+# ------------------------------------------------------------------------------------------------
 # The provider process: one-shot, doctor, worker
 
 
@@ -461,8 +544,16 @@ def _report(stderr, line, error=None):
         pass
 
 
-def _answer(handle, request_thunk, schema_version, stderr):
-    """Returns (response bytes, ok)."""
+def _answer(handle, request_thunk, schema_version, stderr, trace=None):
+    """Returns (response bytes, ok); ``current_trace_context()`` is ``trace`` while it runs."""
+    token = _CURRENT_TRACE.set(trace)
+    try:
+        return _answer_with(handle, request_thunk, schema_version, stderr)
+    finally:
+        _CURRENT_TRACE.reset(token)
+
+
+def _answer_with(handle, request_thunk, schema_version, stderr):
     try:
         response = handle(request_thunk())
         if not isinstance(response, dict):
@@ -494,7 +585,12 @@ def _read_request(stdin):
 
 def serve_worker(handle, protocol, schema_version, stdin, stdout, stderr):
     """The worker loop: handshake, then one response frame per request frame; 0 at end of input."""
-    handshake = {"schema_version": WORKER_HANDSHAKE_SCHEMA, "protocol": protocol, "pid": os.getpid()}
+    handshake = {
+        "schema_version": WORKER_HANDSHAKE_SCHEMA,
+        "protocol": protocol,
+        "pid": os.getpid(),
+        "features": [TRACE_CONTEXT_FEATURE],
+    }
     stdout.write(_compact(handshake) + b"\n")
     stdout.flush()
     while True:
@@ -512,13 +608,19 @@ def serve_worker(handle, protocol, schema_version, stdin, stdout, stderr):
             return 1
         if (
             not isinstance(frame, dict)
-            or set(frame) != {"id", "request"}
+            or set(frame) - {"trace"} != {"id", "request"}
             or not isinstance(frame["id"], str)
             or not isinstance(frame["request"], dict)
         ):
-            _report(stderr, 'worker frame must be {"id":<string>,"request":<object>}')
+            _report(stderr, 'worker frame must be {"id":<string>,"request":<object>[,"trace":<object>]}')
             return 1
-        body, _ = _answer(handle, lambda: frame["request"], schema_version, stderr)
+        trace = None
+        if "trace" in frame:
+            trace = _frame_trace(frame["trace"])
+            if trace is None:
+                _report(stderr, "worker frame has a malformed trace: " + _compact(frame["trace"]).decode("utf-8")[:256])
+                return 1
+        body, _ = _answer(handle, lambda: frame["request"], schema_version, stderr, trace)
         stdout.write(b'{"id":' + _compact(frame["id"]) + b',"response":' + body + b"}\n")
         stdout.flush()
 
@@ -550,7 +652,8 @@ def main(handle, doctor=None, response_schema_version=FALLBACK_SCHEMA_VERSION, a
             _report(stderr, "worker mode needs %s (set by the host)" % WORKER_PROTOCOL_VARIABLE)
             return 1
         return serve_worker(handle, protocol, response_schema_version, stdin, stdout, stderr)
-    body, ok = _answer(handle, lambda: _read_request(stdin), response_schema_version, stderr)
+    trace = parse_trace_context(env.get(TRACEPARENT_VARIABLE), env.get(TRACESTATE_VARIABLE))
+    body, ok = _answer(handle, lambda: _read_request(stdin), response_schema_version, stderr, trace)
     stdout.write(body + b"\n")
     stdout.flush()
     return 0 if ok else 1

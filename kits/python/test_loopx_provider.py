@@ -217,7 +217,8 @@ class WorkerTest(unittest.TestCase):
         lines = [json.loads(line) for line in out.splitlines()]
         self.assertEqual(lines[0]["schema_version"], "loopx_worker_handshake_v0")
         self.assertEqual(lines[0]["protocol"], "demo_v0")
-        self.assertEqual(set(lines[0]), {"schema_version", "protocol", "pid"})
+        self.assertEqual(set(lines[0]), {"schema_version", "protocol", "pid", "features"})
+        self.assertEqual(lines[0]["features"], ["trace_context"])
         self.assertEqual(lines[1], {"id": "1", "response": {"ok": True, "echo": {"a": 1}}})
         self.assertEqual(lines[2]["id"], "2")
         self.assertEqual(lines[2]["response"]["ok"], False)
@@ -232,6 +233,88 @@ class WorkerTest(unittest.TestCase):
 
     def test_worker_needs_the_protocol_variable(self):
         self.assertEqual(call(["--loopx-worker"], b"")[:2], (1, b""))
+
+
+TP1 = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+TP2 = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"
+
+
+def traced(request):
+    """A handler that answers with the trace context it sees."""
+    t = k.current_trace_context()
+    if t is None:
+        return {"ok": True, "trace": None}
+    return {"ok": True, "trace": [t.traceparent, t.tracestate, t.trace_id, t.parent_id]}
+
+
+class TraceContextTest(unittest.TestCase):
+    ENV = {"LOOPX_WORKER_PROTOCOL": "demo_v0"}
+
+    def test_parse_is_lenient_and_validates(self):
+        self.assertEqual(k.parse_trace_context(TP1), k.TraceContext(TP1, ""))
+        self.assertEqual(k.parse_trace_context(TP1, "a=1").tracestate, "a=1")
+        self.assertEqual(k.parse_trace_context(TP1).trace_id, "0af7651916cd43dd8448eb211c80319c")
+        self.assertEqual(k.parse_trace_context(TP1).parent_id, "b7ad6b7169203331")
+        for bad in (
+            None,
+            "",
+            TP1.upper(),
+            "01" + TP1[2:],
+            TP1 + "-00",
+            "00-" + "0" * 32 + "-b7ad6b7169203331-01",
+            "00-0af7651916cd43dd8448eb211c80319c-" + "0" * 16 + "-01",
+            TP1.replace("-", "_"),
+        ):
+            with self.subTest(bad):
+                self.assertIsNone(k.parse_trace_context(bad))
+        self.assertIsNone(k.parse_trace_context(TP1, "x" * 513))
+        self.assertIsNone(k.parse_trace_context(TP1, "a=\n"))
+
+    def test_one_shot_reads_the_environment(self):
+        code, out, _ = call([], b"{}", {"TRACEPARENT": TP1, "TRACESTATE": "v=1"}, handle=traced)
+        self.assertEqual(code, 0)
+        self.assertEqual(
+            json.loads(out)["trace"],
+            [TP1, "v=1", "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"],
+        )
+        self.assertIsNone(k.current_trace_context())  # reset after the handler
+
+    def test_one_shot_without_or_with_an_invalid_context_has_none(self):
+        for env in ({}, {"TRACEPARENT": "garbage"}, {"TRACESTATE": "v=1"}):
+            with self.subTest(env):
+                code, out, _ = call([], b"{}", env, handle=traced)
+                self.assertEqual((code, json.loads(out)["trace"]), (0, None))
+
+    def test_worker_gives_each_request_its_own_context(self):
+        frames = (
+            b'{"id":"1","request":{},"trace":{"traceparent":"' + TP1.encode() + b'"}}\n'
+            b'{"id":"2","request":{}}\n'
+            b'{"id":"3","request":{},"trace":{"traceparent":"' + TP2.encode()
+            + b'","tracestate":"a=b"}}\n'
+        )
+        code, out, _ = call(["--loopx-worker"], frames, self.ENV, handle=traced)
+        self.assertEqual(code, 0)
+        lines = [json.loads(line) for line in out.splitlines()]
+        self.assertEqual(lines[0]["features"], ["trace_context"])
+        self.assertEqual(lines[1]["response"]["trace"][:2], [TP1, ""])
+        self.assertIsNone(lines[2]["response"]["trace"])
+        self.assertEqual(lines[3]["response"]["trace"][:2], [TP2, "a=b"])
+
+    def test_a_malformed_trace_is_a_malformed_frame(self):
+        for trace in (
+            b'"' + TP1.encode() + b'"',
+            b"{}",
+            b'{"traceparent":"nope"}',
+            b'{"traceparent":"' + TP1.encode() + b'","tracestate":""}',
+            b'{"traceparent":"' + TP1.encode() + b'","tracestate":1}',
+            b'{"traceparent":"' + TP1.encode() + b'","baggage":"x"}',
+        ):
+            with self.subTest(trace):
+                frame = b'{"id":"1","request":{},"trace":' + trace + b"}\n"
+                code, out, err = call(["--loopx-worker"], frame, self.ENV, handle=traced)
+                self.assertEqual(code, 1)
+                self.assertEqual(len(out.splitlines()), 1)
+                self.assertIn(b"malformed trace", err)
 
 
 if __name__ == "__main__":

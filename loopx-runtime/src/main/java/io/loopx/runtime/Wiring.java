@@ -11,6 +11,7 @@ import io.loopx.runtime.internal.observe.Observer;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.run.StandaloneRun;
+import io.loopx.runtime.internal.run.TraceSource;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.internal.state.IdentityCacheFile;
 import io.loopx.runtime.state.ActivationStore;
@@ -53,7 +54,8 @@ final class Wiring {
             environment.searchPath(),
             b.providerStderrTail,
             observer.workerEvents(),
-            b.providerMemoryLimit);
+            b.providerMemoryLimit,
+            new TraceSource(b.traceContext, b.logger));
     // Run and dispatch write only to revoke a changed runtime's identity: observed like commands.
     ActivationStore observed = observer.writingThrough(store);
     // Workers of a revision that another process or host disabled, replaced or uninstalled are

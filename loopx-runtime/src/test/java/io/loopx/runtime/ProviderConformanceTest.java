@@ -130,6 +130,7 @@ class ProviderConformanceTest {
                 "envelope_mutations_refused",
                 "effect_marker_absent")),
         Arguments.of("bad_handshake", true, Set.of("worker_handshake")),
+        Arguments.of("bad_features", true, Set.of("worker_handshake")),
         Arguments.of("double_response", true, Set.of("worker_one_response_per_request")),
         Arguments.of("no_exit_on_eof", true, Set.of("worker_exits_on_eof")));
   }

@@ -1,5 +1,7 @@
 package io.loopx.api.provider;
 
+import io.loopx.api.TraceContext;
+import java.util.Optional;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -9,7 +11,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p><b>Implemented by extension authors.</b> Evolution: new methods are only ever added as default
  * methods, so implementations never break. LoopX calls the methods of one instance from one thread,
  * once per process: {@link #doctor()} when the provider is probed, otherwise {@link
- * #handle(ObjectNode)}; {@link #responseSchemaVersion()} may be called in either case.
+ * #handle(ObjectNode, Optional)} (whose default calls {@link #handle(ObjectNode)}); {@link
+ * #responseSchemaVersion()} may be called in either case.
  */
 @API(status = API.Status.STABLE, since = "1.0")
 public interface ProviderHandler {
@@ -34,6 +37,23 @@ public interface ProviderHandler {
    * @return the response object, never null
    */
   ObjectNode handle(ObjectNode request);
+
+  /**
+   * Handles one request as {@link #handle(ObjectNode)} does, knowing the caller's W3C trace context
+   * when the host passed one (docs/contract/run.md#trace-context): a provider that traces its work
+   * makes its spans children of {@code trace}. {@link ProviderMain} calls this method; the default
+   * ignores the context and calls {@link #handle(ObjectNode)}.
+   *
+   * @param request the request, as for {@link #handle(ObjectNode)}
+   * @param trace the caller's trace context: one-shot from the {@code TRACEPARENT} / {@code
+   *     TRACESTATE} environment variables, for a warm worker from the request frame; empty when
+   *     there is none (or the environment's is not valid)
+   * @return the response object, never null
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+  default ObjectNode handle(ObjectNode request, Optional<TraceContext> trace) {
+    return handle(request);
+  }
 
   /**
    * Checks that the provider can serve requests, without side effects: no files written, no

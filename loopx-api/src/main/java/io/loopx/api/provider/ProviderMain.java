@@ -1,7 +1,10 @@
 package io.loopx.api.provider;
 
 import io.loopx.api.ErrorKind;
+import io.loopx.api.InvalidValueException;
 import io.loopx.api.LoopxException;
+import io.loopx.api.TraceContext;
+import io.loopx.api.internal.WorkerWire;
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import java.io.IOException;
@@ -11,6 +14,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -106,6 +111,17 @@ public final class ProviderMain {
       InputStream stdin,
       OutputStream stdout,
       OutputStream stderr) {
+    return execute(args, handler, stdin, stdout, stderr, System::getenv);
+  }
+
+  /** {@link #execute} reading the environment variables from {@code environment} (tests). */
+  static int execute(
+      String[] args,
+      ProviderHandler handler,
+      InputStream stdin,
+      OutputStream stdout,
+      OutputStream stderr,
+      Function<String, @Nullable String> environment) {
     Objects.requireNonNull(args, "args");
     Objects.requireNonNull(handler, "handler");
     Objects.requireNonNull(stdin, "stdin");
@@ -115,7 +131,7 @@ public final class ProviderMain {
       return doctor(handler, stderr);
     }
     if (Arrays.asList(args).contains(WORKER_FLAG)) {
-      String protocol = System.getenv(WORKER_PROTOCOL_VARIABLE);
+      String protocol = environment.apply(WORKER_PROTOCOL_VARIABLE);
       if (protocol == null || protocol.isEmpty()) {
         report(
             stderr, "worker mode needs " + WORKER_PROTOCOL_VARIABLE + " (set by the host)", null);
@@ -123,18 +139,24 @@ public final class ProviderMain {
       }
       return serveWorker(handler, protocol, stdin, stdout, stderr);
     }
-    return serve(handler, stdin, stdout, stderr);
+    Optional<TraceContext> trace =
+        TraceContext.parse(
+            environment.apply(WorkerWire.TRACEPARENT_VARIABLE),
+            environment.apply(WorkerWire.TRACESTATE_VARIABLE));
+    return serve(handler, trace, stdin, stdout, stderr);
   }
 
   /**
    * Runs {@code handler} as a warm worker (docs/contract/worker.md) on the given streams: writes
    * the handshake line {@code {"schema_version":"loopx_worker_handshake_v0","protocol":<protocol>,
-   * "pid":<this process>}}, then answers each request frame {@code {"id":…,"request":{…}}} in
-   * order, one at a time, with exactly one frame {@code {"id":…,"response":{…}}}: the handler's
-   * response, or the same {@code ok:false} object as a one-shot run when the handler fails. Returns
-   * {@link #EXIT_OK} at the end of stdin, {@link #EXIT_FAILED} on a line that is not a request
-   * frame or longer than {@value #MAX_FRAME_BYTES} bytes (it cannot be answered), or when stdout
-   * breaks.
+   * "pid":<this process>,"features":["trace_context"]}}, then answers each request frame {@code
+   * {"id":…,"request":{…}}} (with an optional {@code "trace":{"traceparent":…[,"tracestate":…]}},
+   * passed to {@link ProviderHandler#handle(ObjectNode, Optional)}) in order, one at a time, with
+   * exactly one frame {@code {"id":…,"response":{…}}}: the handler's response, or the same {@code
+   * ok:false} object as a one-shot run when the handler fails. Returns {@link #EXIT_OK} at the end
+   * of stdin, {@link #EXIT_FAILED} on a line that is not a request frame (a malformed {@code trace}
+   * among them) or longer than {@value #MAX_FRAME_BYTES} bytes (it cannot be answered), or when
+   * stdout breaks.
    */
   @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   public static int serveWorker(
@@ -151,6 +173,7 @@ public final class ProviderMain {
       handshake.put("schema_version", WORKER_HANDSHAKE_SCHEMA);
       handshake.put("protocol", protocol);
       handshake.put("pid", ProcessHandle.current().pid());
+      handshake.putArray(WorkerWire.FEATURES_KEY).add(WorkerWire.TRACE_CONTEXT_FEATURE);
       stdout.write(StrictJson.toCompactBytes(handshake));
       stdout.write('\n');
       stdout.flush();
@@ -168,11 +191,26 @@ public final class ProviderMain {
         }
         JsonNode id = frame.get("id");
         JsonNode request = frame.get("request");
-        if (frame.size() != 2 || id == null || !id.isString() || !(request instanceof ObjectNode)) {
-          report(stderr, "worker frame must be {\"id\":<string>,\"request\":<object>}", null);
+        JsonNode traceValue = frame.get(WorkerWire.TRACE_KEY);
+        int keys = traceValue == null ? 2 : 3;
+        if (frame.size() != keys
+            || id == null
+            || !id.isString()
+            || !(request instanceof ObjectNode)) {
+          report(
+              stderr,
+              "worker frame must be {\"id\":<string>,\"request\":<object>[,\"trace\":<object>]}",
+              null);
           return EXIT_FAILED;
         }
-        byte[] response = answer(handler, () -> (ObjectNode) request, stderr).bytes();
+        Optional<TraceContext> trace;
+        try {
+          trace = traceValue == null ? Optional.empty() : Optional.of(WorkerWire.trace(traceValue));
+        } catch (InvalidValueException e) {
+          report(stderr, "worker frame has a malformed trace: " + e.getMessage(), null);
+          return EXIT_FAILED;
+        }
+        byte[] response = answer(handler, () -> (ObjectNode) request, trace, stderr).bytes();
         stdout.write("{\"id\":".getBytes(StandardCharsets.UTF_8));
         stdout.write(StrictJson.toCompactBytes(id));
         stdout.write(",\"response\":".getBytes(StandardCharsets.UTF_8));
@@ -216,9 +254,10 @@ public final class ProviderMain {
   private static Answer answer(
       ProviderHandler handler,
       java.util.function.Supplier<ObjectNode> request,
+      Optional<TraceContext> trace,
       OutputStream stderr) {
     try {
-      ObjectNode response = handler.handle(request.get());
+      ObjectNode response = handler.handle(request.get(), trace);
       if (response == null) {
         throw new IllegalStateException("the provider handler returned no response");
       }
@@ -243,8 +282,12 @@ public final class ProviderMain {
   }
 
   private static int serve(
-      ProviderHandler handler, InputStream stdin, OutputStream stdout, OutputStream stderr) {
-    Answer answer = answer(handler, () -> parse(read(stdin)), stderr);
+      ProviderHandler handler,
+      Optional<TraceContext> trace,
+      InputStream stdin,
+      OutputStream stdout,
+      OutputStream stderr) {
+    Answer answer = answer(handler, () -> parse(read(stdin)), trace, stderr);
     try {
       stdout.write(answer.bytes());
       stdout.write('\n');

@@ -55,7 +55,8 @@ class ProviderMainWorkerTest {
     assertThat(s.lines()).hasSize(5).last().isEqualTo("");
     ObjectNode handshake = StrictJson.parseObject(s.lines().get(0).getBytes(UTF_8));
     assertThat(handshake.propertyNames())
-        .containsExactlyInAnyOrder("schema_version", "protocol", "pid");
+        .containsExactly("schema_version", "protocol", "pid", "features");
+    assertThat(handshake.get("features").toString()).isEqualTo("[\"trace_context\"]");
     assertThat(handshake.get("schema_version").stringValue())
         .isEqualTo(ProviderMain.WORKER_HANDSHAKE_SCHEMA);
     assertThat(handshake.get("protocol").stringValue()).isEqualTo("echo_v0");

@@ -1,5 +1,6 @@
 package io.loopx.runtime.conformance;
 
+import io.loopx.api.internal.WorkerWire;
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import java.util.ArrayList;
@@ -21,6 +22,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class WorkerTranscript {
   private static final Set<String> HANDSHAKE_KEYS = Set.of("schema_version", "protocol", "pid");
+  private static final Set<String> FEATURED_HANDSHAKE_KEYS =
+      Set.of("schema_version", "protocol", "pid", WorkerWire.FEATURES_KEY);
   private static final Set<String> RESPONSE_KEYS = Set.of("id", "response");
 
   private final List<byte[]> lines;
@@ -54,12 +57,22 @@ final class WorkerTranscript {
       return Optional.of("the worker wrote nothing on stdout");
     }
     Optional<ObjectNode> first = object(lines.get(0));
-    if (first.isEmpty() || !keys(first.get()).equals(HANDSHAKE_KEYS)) {
+    if (first.isEmpty()
+        || !(keys(first.get()).equals(HANDSHAKE_KEYS)
+            || keys(first.get()).equals(FEATURED_HANDSHAKE_KEYS))) {
       return Optional.of(
-          "the first line is not {schema_version, protocol, pid}: "
+          "the first line is not {schema_version, protocol, pid[, features]}: "
               + Answers.preview(lines.get(0)));
     }
     ObjectNode h = first.get();
+    JsonNode features = h.get(WorkerWire.FEATURES_KEY);
+    if (features != null && WorkerWire.features(features).isEmpty()) {
+      return Optional.of(
+          "the handshake's features is not an array of at most "
+              + WorkerWire.MAX_FEATURES
+              + " distinct names of [a-z][a-z0-9_]{0,63}: "
+              + features);
+    }
     if (!h.get("schema_version").isString()
         || !h.get("schema_version").asString().equals("loopx_worker_handshake_v0")) {
       return Optional.of("the handshake's schema_version is not `loopx_worker_handshake_v0`");

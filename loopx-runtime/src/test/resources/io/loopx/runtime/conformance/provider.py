@@ -99,8 +99,11 @@ def worker():
     if BREAK == "bad_handshake":
         write(b'{"hello":"not a handshake"}\n')
     else:
+        # Optional features, one unknown to the host: verify accepts them (worker.md#start).
+        features = ["trace_context", "Not-A-Feature"] if BREAK == "bad_features" else ["trace_context", "some_future_feature"]
         handshake = {"schema_version": "loopx_worker_handshake_v0",
-                     "protocol": os.environ["LOOPX_WORKER_PROTOCOL"], "pid": os.getpid()}
+                     "protocol": os.environ["LOOPX_WORKER_PROTOCOL"], "pid": os.getpid(),
+                     "features": features}
         write(json.dumps(handshake).encode() + b"\n")
     for line in sys.stdin.buffer:
         frame = json.loads(line)

@@ -62,7 +62,8 @@ if "--loopx-worker" not in args:
         mark(request["tag"], os.getpid())
         time.sleep(600)
     kept = allocate(request.get("allocate_mb", 0))
-    send({"ok": True, "one_shot": True, "pid": os.getpid(), "allocated": len(kept) * 16})
+    send({"ok": True, "one_shot": True, "pid": os.getpid(), "allocated": len(kept) * 16,
+          "traceparent": os.environ.get("TRACEPARENT"), "tracestate": os.environ.get("TRACESTATE")})
     sys.exit(0)
 
 m = mode()
@@ -78,6 +79,11 @@ if m == "stray":
     send({"schema_version": "loopx_worker_handshake_v0", "protocol": "demo_recall_v0", "pid": os.getpid()})
     time.sleep(600)
     sys.exit(0)
+if m == "bad-features":
+    send({"schema_version": "loopx_worker_handshake_v0", "protocol": "demo_recall_v0", "pid": os.getpid(),
+          "features": "trace_context"})
+    time.sleep(600)
+    sys.exit(0)
 if m == "silent":
     time.sleep(600)
     sys.exit(0)
@@ -88,6 +94,10 @@ if m == "child":
 served = 0
 for line in sys.stdin:
     frame = json.loads(line)
+    if sorted(frame) != ["id", "request"]:
+        # A deployed worker of today's handshake refuses frame keys it does not know.
+        sys.stderr.write("unknown frame keys: %s\n" % sorted(frame))
+        sys.exit(5)
     rid = frame["id"]
     request = frame["request"]
     served += 1
@@ -101,6 +111,7 @@ for line in sys.stdin:
         "served": served,
         "revision": os.environ.get("LOOPX_EXTENSION_REVISION"),
         "envelope_revision": envelope.get("extension", {}).get("revision"),
+        "env_traceparent": os.environ.get("TRACEPARENT"),
     }
     if request.get("allocate_mb"):
         response["allocated"] = len(allocate(request["allocate_mb"])) * 16

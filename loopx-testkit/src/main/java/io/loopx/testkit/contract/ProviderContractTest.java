@@ -257,7 +257,8 @@ public abstract class ProviderContractTest {
    * <ul>
    *   <li>its first line is the handshake, with exactly the keys {@code schema_version} ({@code
    *       loopx_worker_handshake_v0}), {@code protocol} (the runtime's) and {@code pid} (an
-   *       integer), before any request is sent;
+   *       integer) and optionally {@code features} (at most 16 distinct names), before any request
+   *       is sent;
    *   <li>one frame at a time: the valid request (bound with its own envelope for an effectful
    *       provider) gets exactly one frame {@code {"id","response"}} with its id and a response
    *       that is not {@code "ok": false}; then each malformation that LoopX passes on (bound, for

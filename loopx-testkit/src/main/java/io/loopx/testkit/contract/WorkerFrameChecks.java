@@ -6,8 +6,12 @@ import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.provider.ProviderMain;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -17,6 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  * WorkerSession}, and writes request frames with fresh ids.
  */
 final class WorkerFrameChecks {
+  private static final Pattern FEATURE = Pattern.compile("[a-z][a-z0-9_]{0,63}");
+
   private WorkerFrameChecks() {}
 
   static void checkHandshake(WorkerSession w, String protocol) {
@@ -27,9 +33,30 @@ final class WorkerFrameChecks {
     ObjectNode handshake = parseLine(line, "the handshake", w);
     List<String> keys = new ArrayList<>();
     handshake.propertyNames().forEach(keys::add);
+    List<String> expected = new ArrayList<>(List.of("schema_version", "protocol", "pid"));
+    if (handshake.has("features")) {
+      expected.add("features"); // optional (docs/contract/worker.md#handshake)
+    }
     assertThat(keys)
         .as("the keys of the handshake %s", line.text())
-        .containsExactlyInAnyOrder("schema_version", "protocol", "pid");
+        .containsExactlyInAnyOrderElementsOf(expected);
+    if (handshake.has("features")) {
+      JsonNode features = handshake.get("features");
+      Set<String> names = new HashSet<>();
+      boolean valid = features.isArray() && features.size() <= 16;
+      for (JsonNode f : features) {
+        valid &=
+            f.isString()
+                && FEATURE.matcher(f.stringValue()).matches()
+                && names.add(f.stringValue());
+      }
+      assertThat(valid)
+          .as(
+              "the handshake's features is an array of at most 16 distinct names of"
+                  + " [a-z][a-z0-9_]{0,63}: %s",
+              line.text())
+          .isTrue();
+    }
     assertThat(
             handshake.get("schema_version").isString()
                 && handshake

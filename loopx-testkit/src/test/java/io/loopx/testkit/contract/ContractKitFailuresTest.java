@@ -258,6 +258,8 @@ class ContractKitFailuresTest {
                 "protocol": os.environ["LOOPX_WORKER_PROTOCOL"], "pid": os.getpid()}
           if FLAW == "handshake-key":
               hs["ready"] = True
+          if FLAW == "bad-features":
+              hs["features"] = ["trace_context", "trace_context"]
           sys.stdout.write(json.dumps(hs) + "\\n")
           sys.stdout.flush()
           for line in sys.stdin:
@@ -287,6 +289,15 @@ class ContractKitFailuresTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("the keys of the handshake")
         .hasMessageContaining("ready");
+  }
+
+  @Test
+  void aHandshakeWithMalformedFeaturesFailsTheWorkerCheck() {
+    Kit kit = Kit.effectful(pythonWorker("demo-features", "bad-features"));
+
+    assertThatThrownBy(() -> kit.workerKeepsTheFrameProtocol(tmp.resolve("s")))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("the handshake's features");
   }
 
   @Test

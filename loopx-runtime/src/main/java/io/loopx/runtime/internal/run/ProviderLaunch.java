@@ -2,7 +2,9 @@ package io.loopx.runtime.internal.run;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.Revision;
+import io.loopx.api.TraceContext;
 import io.loopx.api.envelope.EnvelopeVerifier;
+import io.loopx.api.internal.WorkerWire;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.provider.ProviderMain;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
@@ -37,7 +39,10 @@ import org.apiguardian.api.API;
  * followed by the one composed {@link io.loopx.runtime.internal.identity.SearchPath} the resolver
  * searched, {@code LOOPX_EXTENSION_ID} and {@code LOOPX_EXTENSION_REVISION} set) and hands it to
  * the host's {@link ProcessLauncher}. Shared by the doctor probe, the standalone run and capability
- * dispatch. Thread-safe (immutable).
+ * dispatch. The host's {@code TRACEPARENT} and {@code TRACESTATE} are never passed on: a one-shot
+ * launch (call or probe) gets the calling thread's trace context from the {@link TraceSource}
+ * instead, read right before it starts, and a warm worker gets it in its request frames
+ * (docs/contract/run.md#trace-context). Thread-safe (immutable).
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class ProviderLaunch {
@@ -47,6 +52,7 @@ public final class ProviderLaunch {
   private final boolean keepStderr;
   private final Optional<Workers> workers;
   private final long hostMemoryLimit;
+  private final TraceSource trace;
 
   /**
    * Creates the launch path over {@code launcher} with the host's environment; {@code searchPath}
@@ -89,7 +95,30 @@ public final class ProviderLaunch {
       boolean keepStderr,
       WorkerEvents workerEvents,
       long hostMemoryLimit) {
+    this(
+        launcher,
+        hostEnvironment,
+        searchPath,
+        keepStderr,
+        workerEvents,
+        hostMemoryLimit,
+        TraceSource.NONE);
+  }
+
+  /**
+   * Creates the launch path as above; {@code trace} gives the calling thread's trace context to
+   * each one-shot launch and worker request frame (docs/contract/run.md#trace-context).
+   */
+  public ProviderLaunch(
+      ProcessLauncher launcher,
+      Map<String, String> hostEnvironment,
+      String searchPath,
+      boolean keepStderr,
+      WorkerEvents workerEvents,
+      long hostMemoryLimit,
+      TraceSource trace) {
     this.hostMemoryLimit = hostMemoryLimit;
+    this.trace = trace;
     this.launcher = launcher;
     this.hostEnvironment = Map.copyOf(hostEnvironment);
     this.searchPath = searchPath;
@@ -143,6 +172,7 @@ public final class ProviderLaunch {
                   spec,
                   start,
                   oneShot.stdin(),
+                  trace,
                   deadline,
                   check);
       if (outcome.isPresent()) {
@@ -164,6 +194,25 @@ public final class ProviderLaunch {
         ProviderOutcomes.classify(result),
         result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH,
         false);
+  }
+
+  /** Returns {@code request} with {@code context} in its environment. */
+  private static LaunchRequest traced(LaunchRequest request, TraceContext context) {
+    Map<String, String> env = new LinkedHashMap<>(request.environment());
+    env.put(WorkerWire.TRACEPARENT_VARIABLE, context.traceparent());
+    if (!context.tracestate().isEmpty()) {
+      env.put(WorkerWire.TRACESTATE_VARIABLE, context.tracestate());
+    }
+    return new LaunchRequestRecord(
+        request.argv(),
+        env,
+        request.workingDirectory(),
+        request.stdin(),
+        request.timeout(),
+        request.stdoutLimit(),
+        request.stderrLimit(),
+        LaunchRequestRecord.stampOf(request),
+        request.memoryLimit());
   }
 
   private static LaunchRequest retimed(LaunchRequest request, Duration timeout) {
@@ -302,9 +351,15 @@ public final class ProviderLaunch {
     return launcher.containment();
   }
 
-  /** Starts {@code request} and waits for its result (its stderr dropped unless kept). */
+  /**
+   * Starts {@code request} and waits for its result (its stderr dropped unless kept); the calling
+   * thread's trace context, read right before, is added to its environment ({@code TRACEPARENT},
+   * and {@code TRACESTATE} when not empty).
+   */
   public LaunchResult launch(LaunchRequest request) {
-    LaunchResult result = launcher.launch(request);
+    Optional<TraceContext> context = trace.get();
+    LaunchResult result =
+        launcher.launch(context.isEmpty() ? request : traced(request, context.get()));
     if (keepStderr || result.stderr().length == 0) {
       return result;
     }
@@ -319,7 +374,8 @@ public final class ProviderLaunch {
   }
 
   /**
-   * Returns the provider environment of docs/contract/run.md: {@code hostEnvironment}, PATH
+   * Returns the provider environment of docs/contract/run.md: {@code hostEnvironment} without
+   * {@code TRACEPARENT} and {@code TRACESTATE} (a call's own context is added at its launch), PATH
    * prefixed by the launcher's directory, {@code LOOPX_EXTENSION_ID} and {@code
    * LOOPX_EXTENSION_REVISION}.
    */
@@ -331,6 +387,8 @@ public final class ProviderLaunch {
       Revision revision) {
     Map<String, String> env = new LinkedHashMap<>(hostEnvironment);
     env.remove("PATH");
+    env.remove(WorkerWire.TRACEPARENT_VARIABLE);
+    env.remove(WorkerWire.TRACESTATE_VARIABLE);
     Path launcherDirectory = Path.of(runtime.commandPrefix().get(0)).getParent();
     List<String> path = new ArrayList<>();
     if (launcherDirectory != null) {

@@ -1,6 +1,8 @@
 package io.loopx.runtime.internal.worker;
 
 import io.loopx.api.ProtocolId;
+import io.loopx.api.TraceContext;
+import io.loopx.api.internal.WorkerWire;
 import io.loopx.runtime.events.WorkerEvent.Reason;
 import io.loopx.runtime.internal.process.LongLivedProcess;
 import io.loopx.runtime.internal.process.OutputPreview;
@@ -10,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -43,6 +46,7 @@ final class Worker {
   private volatile boolean dead;
   private volatile boolean broke;
   private volatile @Nullable String handshakeLine; // the start of a line that was not one
+  private volatile boolean tracesContext; // the handshake announced trace_context
   private final WorkerEvents.Life life;
   private final AtomicBoolean ended = new AtomicBoolean();
   private final AtomicLong served = new AtomicLong();
@@ -203,14 +207,24 @@ final class Worker {
     return process.stderrTail();
   }
 
+  /**
+   * Returns whether the worker's handshake announced the {@code trace_context} feature: its request
+   * frames may carry a {@code trace} (docs/contract/worker.md#trace-context).
+   */
+  boolean tracesContext() {
+    return tracesContext;
+  }
+
   /** A request frame queued for the worker: its reply comes with {@link #await}. */
   record Sent(String id, CompletableFuture<Reply> reply) {}
 
   /**
    * Queues the frame of {@code request} for the writer thread (a dead worker's request is answered
-   * {@code worker_terminated} at once). The pool orders this call with lifecycle commits.
+   * {@code worker_terminated} at once), with {@code trace} in the frame when present and the worker
+   * {@linkplain #tracesContext() announced} it (never else). The pool orders this call with
+   * lifecycle commits.
    */
-  Sent send(byte[] request) {
+  Sent send(byte[] request, Optional<TraceContext> trace) {
     String id = Long.toString(nextId.incrementAndGet());
     CompletableFuture<Reply> reply = new CompletableFuture<>();
     inFlight.put(id, reply);
@@ -218,7 +232,7 @@ final class Worker {
       inFlight.remove(id);
       reply.complete(new Reply.Failed(RunFailure.WORKER_TERMINATED));
     } else {
-      streams.send(WorkerFrames.request(id, request));
+      streams.send(WorkerFrames.request(id, request, tracesContext ? trace : Optional.empty()));
     }
     return new Sent(id, reply);
   }
@@ -381,9 +395,12 @@ final class Worker {
   /** Judges one complete line; returns why it breaks the protocol, or null. */
   private @Nullable Reason judge(byte[] line, int length) {
     if (!handshake.isDone()) {
-      boolean ok = WorkerFrames.isHandshake(line, length, protocol);
+      Optional<Set<String>> features = WorkerFrames.handshake(line, length, protocol);
+      boolean ok = features.isPresent();
       if (!ok) {
         handshakeLine = OutputPreview.of(line, length); // before the start sees the verdict
+      } else {
+        tracesContext = features.get().contains(WorkerWire.TRACE_CONTEXT_FEATURE);
       }
       handshake.complete(ok);
       return ok ? null : Reason.MALFORMED_FRAME;

@@ -1,10 +1,13 @@
 package io.loopx.runtime.internal.worker;
 
 import io.loopx.api.ProtocolId;
+import io.loopx.api.TraceContext;
+import io.loopx.api.internal.WorkerWire;
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
@@ -23,15 +26,25 @@ final class WorkerFrames {
 
   private static final byte[] HEAD = "{\"id\":\"".getBytes(StandardCharsets.UTF_8);
   private static final byte[] MIDDLE = "\",\"request\":".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] TRACE = ",\"trace\":".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] NO_TRACE = new byte[0];
   private static final Pattern LEADING_ID =
       Pattern.compile("^\\{\\s*\"id\"\\s*:\\s*\"([0-9]{1,19})\"");
 
   private WorkerFrames() {}
 
-  /** Returns the frame {@code {"id":<id>,"request":<request>}} and its line feed. */
-  static byte[] request(String id, byte[] request) {
+  /**
+   * Returns the frame {@code {"id":<id>,"request":<request>}} and its line feed, with {@code
+   * "trace":{"traceparent":…[,"tracestate":…]}} after the request when {@code trace} is present
+   * (docs/contract/worker.md#trace-context): the request's bytes are unchanged.
+   */
+  static byte[] request(String id, byte[] request, Optional<TraceContext> trace) {
     byte[] idBytes = id.getBytes(StandardCharsets.US_ASCII);
-    byte[] frame = new byte[HEAD.length + idBytes.length + MIDDLE.length + request.length + 2];
+    byte[] traced =
+        trace.isEmpty() ? NO_TRACE : StrictJson.toCompactBytes(WorkerWire.traceNode(trace.get()));
+    int tail = traced.length == 0 ? 0 : TRACE.length + traced.length;
+    byte[] frame =
+        new byte[HEAD.length + idBytes.length + MIDDLE.length + request.length + tail + 2];
     int at = 0;
     System.arraycopy(HEAD, 0, frame, at, HEAD.length);
     at += HEAD.length;
@@ -41,32 +54,48 @@ final class WorkerFrames {
     at += MIDDLE.length;
     System.arraycopy(request, 0, frame, at, request.length);
     at += request.length;
+    if (tail > 0) {
+      System.arraycopy(TRACE, 0, frame, at, TRACE.length);
+      at += TRACE.length;
+      System.arraycopy(traced, 0, frame, at, traced.length);
+      at += traced.length;
+    }
     frame[at++] = '}';
     frame[at] = '\n';
     return frame;
   }
 
   /**
-   * Returns whether {@code line} is the handshake {@code
-   * {"schema_version":"loopx_worker_handshake_v0","protocol":<protocol>,"pid":<int>}}, exactly.
+   * Returns the features the handshake {@code line} announces when it is exactly {@code
+   * {"schema_version":"loopx_worker_handshake_v0","protocol":<protocol>,"pid":<int>}} with an
+   * optional {@code "features":[…]} (docs/contract/worker.md#handshake: at most 16 distinct names
+   * of {@code [a-z][a-z0-9_]{0,63}}; unknown ones are kept, and ignored by the caller); empty when
+   * it is not a valid handshake.
    */
-  static boolean isHandshake(byte[] line, int length, ProtocolId protocol) {
+  static Optional<Set<String>> handshake(byte[] line, int length, ProtocolId protocol) {
     Optional<ObjectNode> object = object(line, length);
-    if (object.isEmpty() || object.get().size() != 3) {
-      return false;
+    if (object.isEmpty()) {
+      return Optional.empty();
     }
     ObjectNode o = object.get();
     JsonNode schema = o.get("schema_version");
     JsonNode proto = o.get("protocol");
     JsonNode pid = o.get("pid");
-    return schema != null
-        && schema.isString()
-        && schema.stringValue().equals(HANDSHAKE_SCHEMA)
-        && proto != null
-        && proto.isString()
-        && proto.stringValue().equals(protocol.value())
-        && pid != null
-        && pid.isIntegralNumber();
+    JsonNode features = o.get(WorkerWire.FEATURES_KEY);
+    boolean valid =
+        o.size() == (features == null ? 3 : 4)
+            && schema != null
+            && schema.isString()
+            && schema.stringValue().equals(HANDSHAKE_SCHEMA)
+            && proto != null
+            && proto.isString()
+            && proto.stringValue().equals(protocol.value())
+            && pid != null
+            && pid.isIntegralNumber();
+    if (!valid) {
+      return Optional.empty();
+    }
+    return features == null ? Optional.of(Set.of()) : WorkerWire.features(features);
   }
 
   /**

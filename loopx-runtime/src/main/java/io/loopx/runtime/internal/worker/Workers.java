@@ -4,6 +4,7 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
+import io.loopx.api.TraceContext;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
 import io.loopx.runtime.WorkerPoolSnapshot;
@@ -117,6 +118,28 @@ public final class Workers implements AutoCloseable {
       byte[] request,
       CallDeadline callDeadline,
       Runnable check) {
+    return call(
+        id, revision, identity, spec, launch, request, Optional::empty, callDeadline, check);
+  }
+
+  /**
+   * Runs {@code request} as {@link #call(ExtensionId, Revision, String, RuntimeSpec, LaunchRequest,
+   * byte[], CallDeadline, Runnable)} does; when the worker it gets announced {@code trace_context},
+   * {@code trace} (which never throws) is read on this thread right before the request's frame is
+   * queued and its context goes into the frame (docs/contract/worker.md#trace-context).
+   *
+   * @throws LoopxException as above
+   */
+  public Optional<Outcome> call(
+      ExtensionId id,
+      Revision revision,
+      String identity,
+      RuntimeSpec spec,
+      LaunchRequest launch,
+      byte[] request,
+      Supplier<Optional<TraceContext>> trace,
+      CallDeadline callDeadline,
+      Runnable check) {
     WorkerSpec workerSpec = spec.worker().orElseThrow();
     WorkerKey key = new WorkerKey(id, revision, identity);
     Duration manifestTimeout = Duration.ofSeconds(spec.timeoutSeconds());
@@ -182,11 +205,13 @@ public final class Workers implements AutoCloseable {
       }
       Worker worker = ((WorkerPool.Admission.Admitted) admission).worker();
       try {
+        // Read on the calling thread, outside the commit order (the source is the host's code).
+        Optional<TraceContext> context = worker.tracesContext() ? trace.get() : Optional.empty();
         Worker.Sent sent =
             whileNoCommit(
                 () -> {
                   checked(key, check);
-                  return worker.send(request);
+                  return worker.send(request, context);
                 });
         Reply reply =
             worker.await(sent, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
