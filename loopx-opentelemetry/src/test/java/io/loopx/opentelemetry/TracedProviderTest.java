@@ -2,10 +2,12 @@ package io.loopx.opentelemetry;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.loopx.api.ActionToken;
 import io.loopx.api.CapabilityId;
 import io.loopx.api.KindToken;
+import io.loopx.api.LoopxException;
 import io.loopx.api.Permission;
 import io.loopx.api.ProtocolId;
 import io.loopx.api.ProviderId;
@@ -25,6 +27,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Scope;
@@ -150,7 +153,7 @@ class TracedProviderTest {
     loopx.install(LoadedManifest.load(dir.resolve("extension.toml")), Mode.EXECUTE);
   }
 
-  private static DispatchReceipt dispatch(Loopx loopx, String provider) {
+  private static DispatchRequest request(String provider) {
     ObjectNode scope = JsonNodeFactory.instance.objectNode();
     scope.put("capability_id", CAP.value());
     scope.put("operation", "recall");
@@ -161,7 +164,11 @@ class TracedProviderTest {
             .providerId(ProviderId.of(provider))
             .input("{\"q\":\"x\"}".getBytes(UTF_8))
             .build();
-    DispatchReceipt receipt = loopx.dispatch(request, Mode.EXECUTE);
+    return request;
+  }
+
+  private static DispatchReceipt dispatch(Loopx loopx, String provider) {
+    DispatchReceipt receipt = loopx.dispatch(request(provider), Mode.EXECUTE);
     assertThat(receipt.outcome().status()).as(receipt.toString()).isEqualTo(RunStatus.SUCCEEDED);
     return receipt;
   }
@@ -180,6 +187,10 @@ class TracedProviderTest {
             trace.get("traceparent").asString(), state == null ? "" : state.asString()));
   }
 
+  private static long pid(DispatchReceipt receipt) {
+    return receipt.outcome().providerResult().orElseThrow().get("pid").longValue();
+  }
+
   private List<SpanData> spans(String name) {
     return exporter.getFinishedSpanItems().stream().filter(s -> s.getName().equals(name)).toList();
   }
@@ -195,16 +206,17 @@ class TracedProviderTest {
   }
 
   /** Dispatches to {@code provider} inside a host span; asserts the trace the provider got. */
-  private void assertTracedDispatch(Loopx loopx, String provider, String path) {
+  private DispatchReceipt assertTracedDispatch(Loopx loopx, String provider, String path) {
     exporter.reset();
     Span hostSpan = host.spanBuilder("host.request").startSpan();
     SpanContext hostContext = hostSpan.getSpanContext();
-    TraceContext got;
+    DispatchReceipt receipt;
     try (Scope ignored = hostSpan.makeCurrent()) {
-      got = received(dispatch(loopx, provider), path).orElseThrow();
+      receipt = dispatch(loopx, provider);
     } finally {
       hostSpan.end();
     }
+    TraceContext got = received(receipt, path).orElseThrow();
     SpanData span = only("loopx.dispatch");
     assertThat(span.getParentSpanId())
         .as("a child of the host span")
@@ -218,6 +230,7 @@ class TracedProviderTest {
         .isEqualTo(hostContext.getTraceId());
     assertThat(got.parentId()).as("its parent is the LoopX span").isEqualTo(span.getSpanId());
     assertThat(got.sampled()).isTrue();
+    return receipt;
   }
 
   @Test
@@ -231,9 +244,10 @@ class TracedProviderTest {
   void aWarmWorkerGetsTheHostTraceInEachFrameWithTheLoopxSpanAsItsParent() throws IOException {
     Loopx loopx = traced();
     install(loopx, provider(WORKER, true));
-    assertTracedDispatch(loopx, WORKER, "worker");
-    // the same worker process serves the next call, a new span of another trace
-    assertTracedDispatch(loopx, WORKER, "worker");
+    long first = pid(assertTracedDispatch(loopx, WORKER, "worker"));
+    // the same worker process serves the next call: its frame carries the new span's context
+    long second = pid(assertTracedDispatch(loopx, WORKER, "worker"));
+    assertThat(second).as("one warm worker").isEqualTo(first);
   }
 
   @Test
@@ -303,5 +317,20 @@ class TracedProviderTest {
     assertThat(span.getParentSpanContext().isValid()).isFalse();
     assertThat(got.traceId()).isEqualTo(span.getTraceId());
     assertThat(got.parentId()).isEqualTo(span.getSpanId());
+  }
+
+  @Test
+  void aRefusedDispatchIsAnErrorSpanWithTheKindItThrew() {
+    Loopx loopx = traced();
+    LoopxException refused =
+        catchThrowableOfType(
+            LoopxException.class, () -> loopx.dispatch(request(ONE_SHOT), Mode.EXECUTE));
+    assertThat(refused).as("nothing is installed").isNotNull();
+    SpanData span = only("loopx.dispatch");
+    assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+    assertThat(span.getStatus().getDescription()).isEqualTo(refused.kind().wireName());
+    assertThat(span.getAttributes().get(key("error.type"))).isEqualTo(refused.kind().wireName());
+    assertThat(span.getAttributes().get(key("loopx.outcome"))).isEqualTo(refused.kind().wireName());
+    assertThat(span.getAttributes().get(key("loopx.path"))).as("none is left out").isNull();
   }
 }

@@ -35,4 +35,5 @@ send({"schema_version": "loopx_worker_handshake_v0", "protocol": "demo_recall_v0
       "pid": os.getpid(), "features": ["trace_context"]})
 for line in sys.stdin:
     frame = json.loads(line)
-    send({"id": frame["id"], "response": {"ok": True, "path": "worker", "trace": frame.get("trace")}})
+    send({"id": frame["id"],
+          "response": {"ok": True, "path": "worker", "pid": os.getpid(), "trace": frame.get("trace")}})
