@@ -21,7 +21,10 @@ public interface WorkerPoolSnapshot {
   /** Returns the worker processes alive or starting (at most {@link #maxProcesses()}). */
   int processes();
 
-  /** Returns the requests written to a worker and not yet answered. */
+  /**
+   * Returns the requests that hold a slot on a live worker (their frame written, or about to be)
+   * and are not yet answered.
+   */
   int inFlight();
 
   /** Returns the requests waiting for a slot or a worker's start (at most {@link #maxQueued()}). */

@@ -466,6 +466,45 @@ class CallObserverTest {
   }
 
   @Test
+  void aRunOnAWarmWorkerIsPathWorker() throws IOException {
+    // The fixture's worker as a standalone extension: no permission, no [[implements]].
+    Path dir = tmp.resolve("warm-solo");
+    WorkerFixture.write(dir, "1.0.0", 10, "[runtime.worker]\n");
+    Files.writeString(
+        dir.resolve("extension.toml"),
+        "schema_version = \"loopx_extension_manifest_v0\"\nid = \"warm-solo\"\n"
+            + "version = \"1.0.0\"\nrequires_loopx_api = \">=1,<2\"\n"
+            + "[runtime]\nprotocol = \"demo_recall_v0\"\nentrypoint = \"bin/worker\"\n"
+            + "doctor_args = [\"--doctor\"]\ntimeout_seconds = 10\n[runtime.worker]\n");
+    Loopx loopx = loopx();
+    loopx.install(LoadedManifest.load(dir.resolve("extension.toml")), Mode.EXECUTE);
+    ExtensionId id = ExtensionId.of("warm-solo");
+
+    RunReceipt warm = loopx.run(RunRequest.of(id, WorkerFixture.request("w", "")), Mode.EXECUTE);
+
+    assertThat(warm.ok()).as(warm.toString()).isTrue();
+    assertThat(warm.outcome().exitCode()).isEmpty(); // a worker's answer has no exit code
+    WorkerFixture.awaitSeen(dir, "w"); // the worker itself noted the request
+    ObservedCall end = recorder.ended("loopx.run").get(0);
+    assertThat(end.lowCardinalityTags())
+        .containsExactlyEntriesOf(
+            tags(
+                "extension",
+                "warm-solo",
+                "mode",
+                "execute",
+                "path",
+                "worker",
+                "containment",
+                containment(warm.containment()),
+                "outcome",
+                "succeeded",
+                "failure",
+                "none"));
+    assertThat(loopx.workerPools()).hasSize(1);
+  }
+
+  @Test
   void anInstallNestsItsDoctorAndAFailedProbeFailsBoth() throws IOException {
     Loopx loopx = loopx();
     Path dir = tmp.resolve("demo-ext");

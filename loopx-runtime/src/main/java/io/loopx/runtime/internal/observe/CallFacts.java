@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.observe;
 
-import io.loopx.api.ExtensionId;
 import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
 import java.util.Optional;
@@ -81,10 +80,10 @@ public final class CallFacts {
     }
   }
 
-  /** The resolved provider's extension; empty for a built-in or before resolution. */
-  Optional<ExtensionId> extension() {
+  /** The resolved provider's extension id; {@code none} for a built-in or before resolution. */
+  String extensionTag() {
     ProviderId p = provider;
-    return p != null && extension ? Optional.of(ExtensionId.of(p)) : Optional.empty();
+    return p != null && extension ? p.value() : ObservedCallRecord.NONE;
   }
 
   Optional<ProviderId> provider() {

@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.observe;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
 import io.loopx.api.LoopxException;
+import io.loopx.api.ProviderId;
 import io.loopx.api.Revision;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.dispatch.DispatchReceipt;
@@ -15,8 +16,6 @@ import io.loopx.runtime.run.RunFailure;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.run.RunStatus;
 import io.loopx.runtime.spi.Containment;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -52,12 +51,34 @@ public record ObservedCallRecord(
   static final String DOCTOR = "loopx.doctor";
   static final String LIFECYCLE = "loopx.lifecycle";
 
-  /** Rejects nulls and a failure or error before the end; copies the maps, keeping their order. */
+  private static final String[] DISPATCH_KEYS = {
+    "capability",
+    "protocol",
+    "action",
+    "extension",
+    "mode",
+    "path",
+    "containment",
+    "outcome",
+    "failure"
+  };
+  private static final String[] RUN_KEYS = {
+    "extension", "mode", "path", "containment", "outcome", "failure"
+  };
+  private static final String[] DOCTOR_KEYS = {"extension", "operation", "outcome", "failure"};
+  private static final String[] LIFECYCLE_KEYS = {"operation", "extension", "mode", "outcome"};
+  private static final String[] REVISION_PROVIDER = {"revision", "provider"};
+  private static final String[] REVISION = {"revision"};
+  private static final String[] PROVIDER = {"provider"};
+
+  /**
+   * Rejects nulls and a failure or error before the end; keeps the maps immutable, in their order.
+   */
   public ObservedCallRecord {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(error, "error");
-    lowCardinalityTags = Collections.unmodifiableMap(new LinkedHashMap<>(lowCardinalityTags));
-    highCardinalityTags = Collections.unmodifiableMap(new LinkedHashMap<>(highCardinalityTags));
+    lowCardinalityTags = Tags.copyOf(lowCardinalityTags);
+    highCardinalityTags = Tags.copyOf(highCardinalityTags);
     if (!ended && (failed || error.isPresent())) {
       throw new IllegalArgumentException("a running call has neither failed nor an error");
     }
@@ -100,19 +121,34 @@ public record ObservedCallRecord(
       String failure,
       boolean ended,
       Optional<Throwable> thrown) {
-    Map<String, String> low = new LinkedHashMap<>();
-    low.put("capability", request.capabilityId().value());
-    low.put("protocol", request.protocol().value());
-    low.put("action", request.action().value());
-    low.put("extension", facts.extension().map(ExtensionId::value).orElse(NONE));
-    low.put("mode", mode(mode));
-    low.put("path", facts.path().wireName());
-    low.put("containment", containment);
-    low.put("outcome", outcome);
-    low.put("failure", failure);
-    Map<String, String> high = new LinkedHashMap<>();
-    facts.revision().ifPresent(r -> high.put("revision", r.value()));
-    facts.provider().ifPresent(p -> high.put("provider", p.value()));
+    Tags low =
+        new Tags(
+            DISPATCH_KEYS,
+            new String[] {
+              request.capabilityId().value(),
+              request.protocol().value(),
+              request.action().value(),
+              facts.extensionTag(),
+              mode(mode),
+              facts.path().wireName(),
+              containment,
+              outcome,
+              failure
+            });
+    Optional<Revision> revision = facts.revision();
+    Optional<ProviderId> provider = facts.provider();
+    Tags high;
+    if (revision.isPresent() && provider.isPresent()) {
+      high =
+          new Tags(
+              REVISION_PROVIDER, new String[] {revision.get().value(), provider.get().value()});
+    } else if (revision.isPresent()) {
+      high = new Tags(REVISION, new String[] {revision.get().value()});
+    } else if (provider.isPresent()) {
+      high = new Tags(PROVIDER, new String[] {provider.get().value()});
+    } else {
+      high = Tags.EMPTY;
+    }
     return new ObservedCallRecord(
         DISPATCH,
         low,
@@ -158,15 +194,14 @@ public record ObservedCallRecord(
       String failure,
       boolean ended,
       Optional<Throwable> thrown) {
-    Map<String, String> low = new LinkedHashMap<>();
-    low.put("extension", id.value());
-    low.put("mode", mode(mode));
-    low.put("path", facts.path().wireName());
-    low.put("containment", containment);
-    low.put("outcome", outcome);
-    low.put("failure", failure);
-    Map<String, String> high = new LinkedHashMap<>();
-    facts.revision().ifPresent(r -> high.put("revision", r.value()));
+    Tags low =
+        new Tags(
+            RUN_KEYS,
+            new String[] {
+              id.value(), mode(mode), facts.path().wireName(), containment, outcome, failure
+            });
+    Tags high =
+        facts.revision().map(r -> new Tags(REVISION, new String[] {r.value()})).orElse(Tags.EMPTY);
     return new ObservedCallRecord(
         RUN, low, high, ended, ended && failed(outcome), thrown.flatMap(ObservedCallRecord::kind));
   }
@@ -209,15 +244,11 @@ public record ObservedCallRecord(
       String failure,
       boolean ended,
       Optional<Throwable> thrown) {
-    Map<String, String> low = new LinkedHashMap<>();
-    low.put("extension", id.value());
-    low.put("operation", operation);
-    low.put("outcome", outcome);
-    low.put("failure", failure);
+    Tags low = new Tags(DOCTOR_KEYS, new String[] {id.value(), operation, outcome, failure});
     return new ObservedCallRecord(
         DOCTOR,
         low,
-        Map.of("version", version),
+        Tags.of("version", version),
         ended,
         ended && !outcome.equals(DoctorStatus.READY.wireName()),
         thrown.flatMap(ObservedCallRecord::kind));
@@ -252,13 +283,13 @@ public record ObservedCallRecord(
       Optional<Revision> revision,
       boolean ended,
       Optional<Throwable> thrown) {
-    Map<String, String> low = new LinkedHashMap<>();
-    low.put("operation", operation);
-    low.put("extension", extension.map(ExtensionId::value).orElse(NONE));
-    low.put("mode", mode(mode));
-    low.put("outcome", outcome);
-    Map<String, String> high =
-        revision.isPresent() ? Map.of("revision", revision.get().value()) : Map.of();
+    Tags low =
+        new Tags(
+            LIFECYCLE_KEYS,
+            new String[] {
+              operation, extension.map(ExtensionId::value).orElse(NONE), mode(mode), outcome
+            });
+    Tags high = revision.isPresent() ? Tags.of("revision", revision.get().value()) : Tags.EMPTY;
     return new ObservedCallRecord(
         LIFECYCLE, low, high, ended, thrown.isPresent(), thrown.flatMap(ObservedCallRecord::kind));
   }
