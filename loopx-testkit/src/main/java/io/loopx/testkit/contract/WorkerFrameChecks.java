@@ -35,7 +35,7 @@ final class WorkerFrameChecks {
     handshake.propertyNames().forEach(keys::add);
     List<String> expected = new ArrayList<>(List.of("schema_version", "protocol", "pid"));
     if (handshake.has("features")) {
-      expected.add("features"); // optional (docs/contract/worker.md#handshake)
+      expected.add("features"); // optional (docs/contract/worker.md#start)
     }
     assertThat(keys)
         .as("the keys of the handshake %s", line.text())

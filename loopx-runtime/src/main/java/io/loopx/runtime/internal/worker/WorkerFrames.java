@@ -68,9 +68,9 @@ final class WorkerFrames {
   /**
    * Returns the features the handshake {@code line} announces when it is exactly {@code
    * {"schema_version":"loopx_worker_handshake_v0","protocol":<protocol>,"pid":<int>}} with an
-   * optional {@code "features":[…]} (docs/contract/worker.md#handshake: at most 16 distinct names
-   * of {@code [a-z][a-z0-9_]{0,63}}; unknown ones are kept, and ignored by the caller); empty when
-   * it is not a valid handshake.
+   * optional {@code "features":[…]} (docs/contract/worker.md#start: at most 16 distinct names of
+   * {@code [a-z][a-z0-9_]{0,63}}; unknown ones are kept, and ignored by the caller); empty when it
+   * is not a valid handshake.
    */
   static Optional<Set<String>> handshake(byte[] line, int length, ProtocolId protocol) {
     Optional<ObjectNode> object = object(line, length);
