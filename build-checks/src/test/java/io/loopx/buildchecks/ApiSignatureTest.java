@@ -22,7 +22,8 @@ class ApiSignatureTest {
         "loopx-testkit",
         "loopx-scaffold",
         "loopx-store-postgresql",
-        "loopx-micrometer"
+        "loopx-micrometer",
+        "loopx-opentelemetry"
       })
   void apiSignatureFileMatchesTheCompiledModule(String artifactId) {
     LibraryModule module = LibraryModule.named(artifactId);

@@ -22,7 +22,8 @@ class ApiStatusTest {
         "loopx-testkit",
         "loopx-scaffold",
         "loopx-store-postgresql",
-        "loopx-micrometer"
+        "loopx-micrometer",
+        "loopx-opentelemetry"
       })
   void everyExportedTypeHasAnApiStatus(String artifactId) {
     assertThat(ApiStatus.problems(LibraryModule.named(artifactId))).isEmpty();

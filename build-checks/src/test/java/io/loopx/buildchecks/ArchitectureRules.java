@@ -45,6 +45,9 @@ final class ArchitectureRules {
   /** night-config: runtime implementation only. */
   static final String NIGHT_CONFIG = "com.electronwill..";
 
+  /** The OpenTelemetry API: only the optional loopx-opentelemetry module depends on it. */
+  static final String OPENTELEMETRY = "io.opentelemetry..";
+
   /** The real LoopX packages. */
   static final String API = "io.loopx.api..";
 
@@ -135,6 +138,25 @@ final class ArchitectureRules {
         .dependOnClassesThat()
         .resideInAnyPackage(higherLoopxModules)
         .because("loopx-testkit and loopx-scaffold sit above loopx-runtime")
+        .allowEmptyShould(true);
+  }
+
+  /**
+   * The core modules depend on no telemetry library and on no module adapting one: they give hosts
+   * the call observers and the trace-context hook; the optional modules (loopx-micrometer, loopx-opentelemetry) adapt
+   * them.
+   *
+   * @param core the core modules' package patterns
+   * @param telemetry the telemetry libraries' and the adapter modules' package patterns
+   */
+  static ArchRule coreDependsOnNoTelemetryLibrary(String[] core, String... telemetry) {
+    return noClasses()
+        .that()
+        .resideInAnyPackage(core)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(telemetry)
+        .because("telemetry is optional: the core modules only offer the hooks the adapters use")
         .allowEmptyShould(true);
   }
 

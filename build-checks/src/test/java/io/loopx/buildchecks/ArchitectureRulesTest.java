@@ -75,6 +75,18 @@ class ArchitectureRulesTest {
   }
 
   @Test
+  void telemetryRuleRefusesACoreClassUsingOpenTelemetry() {
+    EvaluationResult result =
+        ArchitectureRules.coreDependsOnNoTelemetryLibrary(
+                new String[] {RUNTIME}, ArchitectureRules.OPENTELEMETRY)
+            .evaluate(fixtures);
+
+    assertThat(result.getFailureReport().getDetails())
+        .isNotEmpty()
+        .allMatch(d -> d.contains("RuntimeUsingOpenTelemetry") && d.contains("io.opentelemetry"));
+  }
+
+  @Test
   void signatureRuleReportsEachLeakButNotInternalUse() {
     EvaluationResult result =
         ArchitectureRules.exportedSignaturesHideInternalLibraries(List.of(FIXTURES + ".exported"))

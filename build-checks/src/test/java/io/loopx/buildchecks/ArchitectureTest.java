@@ -36,7 +36,8 @@ class ArchitectureTest {
                 "io.loopx.testkit",
                 "io.loopx.scaffold",
                 "io.loopx.store.postgresql",
-                "io.loopx.micrometer");
+                "io.loopx.micrometer",
+                "io.loopx.opentelemetry");
   }
 
   @Test
@@ -81,6 +82,24 @@ class ArchitectureTest {
   }
 
   @Test
+  void noCoreModuleDependsOnMicrometerNorOpenTelemetry() {
+    ArchitectureRules.coreDependsOnNoTelemetryLibrary(
+            new String[] {
+              ArchitectureRules.API,
+              ArchitectureRules.REGISTRY,
+              ArchitectureRules.RUNTIME,
+              ArchitectureRules.TESTKIT,
+              ArchitectureRules.SCAFFOLD,
+              "io.loopx.store.."
+            },
+            ArchitectureRules.OPENTELEMETRY,
+            "io.loopx.opentelemetry..",
+            "io.micrometer..",
+            "io.loopx.micrometer..")
+        .check(production);
+  }
+
+  @Test
   void exportedSignaturesMentionNeitherGuavaNorNightConfig() {
     ArchitectureRules.exportedSignaturesHideInternalLibraries(LibraryModule.allExportedPackages())
         .check(production);
@@ -95,6 +114,7 @@ class ArchitectureTest {
         "io.loopx.scaffold",
         "io.loopx.store.postgresql",
         "io.loopx.micrometer",
+        "io.loopx.opentelemetry",
         "io.loopx.api"
       })
   void noPackageCyclesInsideAModule(String rootPackage) {

@@ -28,7 +28,8 @@ record LibraryModule(String artifactId, String moduleName) {
           new LibraryModule("loopx-testkit", "io.loopx.testkit"),
           new LibraryModule("loopx-scaffold", "io.loopx.scaffold"),
           new LibraryModule("loopx-store-postgresql", "io.loopx.store.postgresql"),
-          new LibraryModule("loopx-micrometer", "io.loopx.micrometer"));
+          new LibraryModule("loopx-micrometer", "io.loopx.micrometer"),
+          new LibraryModule("loopx-opentelemetry", "io.loopx.opentelemetry"));
 
   /** Returns the library module with the given artifact id. */
   static LibraryModule named(String artifactId) {
