@@ -143,8 +143,8 @@ final class ArchitectureRules {
 
   /**
    * The core modules depend on no telemetry library and on no module adapting one: they give hosts
-   * the call observers and the trace-context hook; the optional modules (loopx-micrometer, loopx-opentelemetry) adapt
-   * them.
+   * the call observers and the trace-context hook; the optional modules (loopx-micrometer,
+   * loopx-opentelemetry) adapt them.
    *
    * @param core the core modules' package patterns
    * @param telemetry the telemetry libraries' and the adapter modules' package patterns
