@@ -2,6 +2,8 @@ package io.loopx.store.postgresql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
@@ -23,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -303,6 +306,61 @@ class PostgresCostTest {
       out.addAll(p);
     }
     return out;
+  }
+
+  /**
+   * With a pool (HikariCP, as the docs wire it), an operation borrows and queries the same, and the
+   * server receives only the store's statements: no connection is opened per borrow (no driver
+   * setup statement), unlike the plain data source above.
+   */
+  @Test
+  void aPooledStoreSendsOnlyItsOwnStatements() throws Exception {
+    EmbeddedPostgres pg = EmbeddedPostgres.shared();
+    String schema = pg.newSchema();
+    PGSimpleDataSource logged = (PGSimpleDataSource) pg.dataSource("postgres", schema);
+    logged.setOptions("-c log_statement=all");
+    DataSource quiet = pg.dataSource("postgres", schema);
+    PostgresActivationStore.of(quiet).migrate();
+    HikariConfig config = new HikariConfig();
+    config.setDataSource(logged);
+    config.setMaximumPoolSize(2);
+    Meter meter = new Meter();
+    Map<String, Cost> costs = new LinkedHashMap<>();
+    Path pkg = FleetWorkerRetireTest.write(tmp.resolve("warm"), "1.0.0");
+    try (HikariDataSource pool = new HikariDataSource(config);
+        PostgresActivationStore store = PostgresActivationStore.of(counting(pool, quiet, meter));
+        Loopx host = HostMain.loopx(store)) {
+      assertThat(host.install(FleetWorkerRetireTest.load(pkg), Mode.EXECUTE).ok()).isTrue();
+      dispatch(host); // starts the worker
+      // The pool opens its connections in the background: measured once it holds both.
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (pool.getHikariPoolMXBean().getTotalConnections() < 2) {
+        assertThat(System.nanoTime()).as("the pool's second connection").isLessThan(deadline);
+        LockSupport.parkNanos(5_000_000); // poll interval, not a synchronisation
+      }
+      for (int i = 0; i < 5; i++) {
+        meter.measure("warm " + i, costs, () -> dispatch(host));
+      }
+      meter.measure("disable", costs, () -> host.disable(ID, Mode.EXECUTE));
+    }
+    costs.forEach((k, v) -> System.out.println("POOLED " + k + ": " + v));
+    costs.forEach(
+        (name, c) -> {
+          boolean write = name.equals("disable");
+          Expected e =
+              write
+                  ? Expected.write(Sql.UPSERT)
+                  : new Expected(2, List.of(Sql.GENERATION, Sql.ONE_ENTRY));
+          assertThat(c.connections()).as(name + ": connections borrowed").isEqualTo(2);
+          assertThat(c.statements()).as(name + ": statements").isEqualTo(e.statements());
+          // The pool's own liveness check of a connection idle for more than 500 ms is an empty
+          // query; it is not the store's and is left out.
+          List<String> server = c.server().stream().filter(q -> !q.isBlank()).toList();
+          assertThat(server)
+              .as(name + ": server statements, no connection setup")
+              .hasSize(e.statements().size() + (write ? 2 : 0))
+              .noneMatch(q -> q.startsWith("SET application_name"));
+        });
   }
 
   private static DispatchReceipt dispatch(Loopx host) {
