@@ -121,7 +121,9 @@ public class WorkerBenchmark {
         .build();
   }
 
-  /** The provider's manifest: a {@code java_main} warm worker that recycles only after 1,000,000. */
+  /**
+   * The provider's manifest: a {@code java_main} warm worker that recycles only after 1,000,000.
+   */
   static String manifest() {
     return """
         schema_version = "loopx_extension_manifest_v0"
