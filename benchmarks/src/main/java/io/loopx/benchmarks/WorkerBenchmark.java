@@ -121,14 +121,11 @@ public class WorkerBenchmark {
         .build();
   }
 
-  /** Installs the provider, starts the echo process, and checks that every path answers. */
-  @Setup(Level.Trial)
-  public void setUp() throws IOException {
-    dir = Files.createTempDirectory("loopx-bench-worker");
-    Path pkg = Files.createDirectories(dir.resolve("pkg"));
-    Files.writeString(
-        pkg.resolve("extension.toml"),
-        """
+  /**
+   * The provider's manifest: a {@code java_main} warm worker that recycles only after 1,000,000.
+   */
+  static String manifest() {
+    return """
         schema_version = "loopx_extension_manifest_v0"
         id = "bench-echo-worker"
         version = "1.0.0"
@@ -149,7 +146,15 @@ public class WorkerBenchmark {
         [[implements]]
         capability_id = "bench-echo"
         protocol = "bench_echo_v0"
-        """);
+        """;
+  }
+
+  /** Installs the provider, starts the echo process, and checks that every path answers. */
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    dir = Files.createTempDirectory("loopx-bench-worker");
+    Path pkg = Files.createDirectories(dir.resolve("pkg"));
+    Files.writeString(pkg.resolve("extension.toml"), manifest());
     warm = host(dir);
     warm.install(LoadedManifest.load(pkg.resolve("extension.toml")), io.loopx.runtime.Mode.EXECUTE);
     oneShot = host(dir);

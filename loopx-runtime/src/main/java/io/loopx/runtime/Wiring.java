@@ -71,7 +71,11 @@ final class Wiring {
             freshness,
             providers,
             b.policy,
-            (capability, provider) -> catalog.currentFor(capability, provider).registry());
+            (capability, provider) -> {
+              CatalogPublisher.Current current = catalog.currentStateFor(capability, provider);
+              return new CapabilityDispatch.Resolvable(
+                  current.generation().registry(), current.state());
+            });
   }
 
   /**

@@ -172,9 +172,6 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
     requireSchema();
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
-      int isolation = c.getTransactionIsolation();
-      // READ COMMITTED: each statement after the row lock sees every write committed before it.
-      c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       c.setAutoCommit(false);
       try {
         Decoded decoded = write(c, operation, effective);
@@ -185,7 +182,7 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
         rollbackQuietly(c);
         throw e;
       } finally {
-        restore(c, autoCommit, isolation);
+        restore(c, autoCommit);
       }
     } catch (SQLException e) {
       throw Sql.failure(e, "write", operation);
@@ -194,6 +191,11 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
 
   private Decoded write(Connection c, String operation, List<EntryChange> effective)
       throws SQLException {
+    // READ COMMITTED for this transaction only, whatever the session's default: each statement
+    // after the row lock sees every write committed before it. (Not Connection's
+    // setTransactionIsolation: with the PostgreSQL driver that costs a round trip to read the
+    // session's level, one to set it and one to restore it.)
+    Sql.readCommitted(c);
     Sql.lockTimeout(c, lockTimeout);
     Sql.generation(c, Sql.LOCK_GENERATION);
     Decoded current = readAll(c);
@@ -312,10 +314,9 @@ public final class PostgresActivationStore implements ActivationStore, AutoClose
     }
   }
 
-  private static void restore(Connection c, boolean autoCommit, int isolation) {
+  private static void restore(Connection c, boolean autoCommit) {
     try {
       c.setAutoCommit(autoCommit);
-      c.setTransactionIsolation(isolation);
     } catch (SQLException ignored) {
       // a broken connection: the pool discards it
     }

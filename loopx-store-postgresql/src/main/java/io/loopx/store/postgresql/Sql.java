@@ -23,8 +23,19 @@ final class Sql {
           + " ON CONFLICT (id) DO UPDATE SET entry = EXCLUDED.entry";
   static final String DELETE = "DELETE FROM loopx_extension_state WHERE id = ?";
   static final String LOCK_TIMEOUT = "SELECT set_config('lock_timeout', ?, true)";
+  static final String READ_COMMITTED = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED";
 
   private Sql() {}
+
+  /**
+   * Sets the transaction's isolation level to {@code READ COMMITTED}: the first statement of the
+   * transaction (the driver sends it with its {@code BEGIN}, one round trip).
+   */
+  static void readCommitted(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(READ_COMMITTED)) {
+      ps.execute();
+    }
+  }
 
   /** Sets the transaction's {@code lock_timeout} (a bounded wait for every lock it takes). */
   static void lockTimeout(Connection c, Duration timeout) throws SQLException {

@@ -80,7 +80,24 @@ public final class CatalogPublisher {
    * among those candidates, so its outcome is the one a full {@link #current()} would give.
    */
   public RegistryGeneration currentFor(CapabilityId capability, Optional<ProviderId> provider) {
+    return currentStateFor(capability, provider).generation();
+  }
+
+  /** A state read and the registry generation published for it. */
+  public record Current(ActivationState state, RegistryGeneration generation) {}
+
+  /**
+   * As {@link #currentFor}, also returning the state the generation was composed from (one store
+   * read for both): a dispatch prepares its call on that state and reads the state once more only
+   * for the execute-time check.
+   */
+  public Current currentStateFor(CapabilityId capability, Optional<ProviderId> provider) {
     ActivationState state = store.read();
+    return new Current(state, currentFor(state, capability, provider));
+  }
+
+  private RegistryGeneration currentFor(
+      ActivationState state, CapabilityId capability, Optional<ProviderId> provider) {
     Published last = Objects.requireNonNull(published.get(), "published"); // never set to null
     Candidates candidates = candidates(state);
     Set<ExtensionId> checked = new LinkedHashSet<>(candidates.of(capability));

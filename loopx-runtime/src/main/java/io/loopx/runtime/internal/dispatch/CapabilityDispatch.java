@@ -32,6 +32,7 @@ import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.util.List;
@@ -50,31 +51,42 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Order: resolve exactly one ready implementation (or the caller-named one) on the registry
  * generation matching the current state → the extension's manifest declares the permission and its
  * runtime requires it → the host's {@link DomainPolicy} allows the action → the execution envelope
- * is bound → (execute only) the state is re-read (enabled, revision, doctor proof), the runtime
- * resolved and the launch prepared, and right before the launch the state is read once more and
- * checked as a whole ({@link ExecuteTimeCheck}, so a disable that commits during the policy or the
- * hashing wins); then the provider runs: a bounded subprocess for an extension, the trusted
- * in-process handler for a built-in (no caps, no kill, no exit code).
+ * is bound → (execute only) the record the resolution read is checked (enabled, revision, doctor
+ * proof), the runtime resolved and the launch prepared, and right before the launch the state is
+ * read again and checked as a whole ({@link ExecuteTimeCheck}, so a disable that commits during the
+ * policy or the hashing wins); then the provider runs: a bounded subprocess for an extension, the
+ * trusted in-process handler for a built-in (no caps, no kill, no exit code). An executed dispatch
+ * to an extension thus reads the state twice: once to resolve, once (one entry) right before the
+ * launch or the worker frame (docs/store-postgresql.md#cost-per-operation).
  */
 public final class CapabilityDispatch {
   private final ActivationStore store;
   private final Freshness freshness;
   private final ProviderLaunch providers;
   private final DomainPolicy policy;
-  private final BiFunction<CapabilityId, Optional<ProviderId>, CapabilityRegistry> registry;
+  private final BiFunction<CapabilityId, Optional<ProviderId>, Resolvable> registry;
   private final ProviderCall calls;
 
   /** Memo of {@link #builtinRevision}, a pure function of (provider id, version). */
   private final ConcurrentHashMap<List<String>, Revision> builtinRevisions =
       new ConcurrentHashMap<>();
 
-  /** Creates the dispatch over the state in {@code store} and the current registry generation. */
+  /**
+   * The registry generation a dispatch resolves on and the state it was composed from (one store
+   * read): the call is prepared on that state; only the execute-time check reads the state again.
+   */
+  public record Resolvable(CapabilityRegistry registry, ActivationState state) {}
+
+  /**
+   * Creates the dispatch over the state in {@code store} and the current registry generation with
+   * its state ({@code registry}, for a capability and an optional named provider).
+   */
   public CapabilityDispatch(
       ActivationStore store,
       Freshness freshness,
       ProviderLaunch providers,
       DomainPolicy policy,
-      BiFunction<CapabilityId, Optional<ProviderId>, CapabilityRegistry> registry) {
+      BiFunction<CapabilityId, Optional<ProviderId>, Resolvable> registry) {
     this.store = store;
     this.freshness = freshness;
     this.providers = providers;
@@ -110,7 +122,8 @@ public final class CapabilityDispatch {
       boolean oneShot,
       CallFacts facts) {
     // Only the candidates of this capability (and a named provider) are checked for freshness.
-    CapabilityRegistry generation = registry.apply(request.capabilityId(), request.providerId());
+    Resolvable current = registry.apply(request.capabilityId(), request.providerId());
+    CapabilityRegistry generation = current.registry();
     Resolution resolution =
         request.providerId().isPresent()
             ? generation.resolve(
@@ -147,7 +160,9 @@ public final class CapabilityDispatch {
           EnvelopeBinder.bindForWire(
               request.action(), request.scope(), envelopeId, revision, input.body());
       if (mode.executes()) {
-        outcome = runExtension(envelopeId, revision, request, bound, deadline, oneShot, facts);
+        outcome =
+            runExtension(
+                envelopeId, revision, current.state(), request, bound, deadline, oneShot, facts);
         containment = providers.containment();
         memoryLimit =
             provider
@@ -186,14 +201,20 @@ public final class CapabilityDispatch {
   private ProviderOutcome runExtension(
       ExtensionId id,
       Revision revision,
+      ActivationState resolvedOn,
       DispatchRequest request,
       EnvelopeBinder.Bound bound,
       CallDeadline deadline,
       boolean oneShot,
       CallFacts facts) {
     ProviderCall.Prepared call;
+    ProviderOutcome outcome;
     try {
-      call = calls.prepare(id, Optional.of(revision));
+      // Prepared on the state the dispatch was resolved on (no second read): the execute-time
+      // check inside run() reads the entry right before the launch or the frame.
+      call = calls.prepare(id, Optional.of(revision), resolvedOn);
+      outcome =
+          call.run(request.extraArgs(), launch -> launch.stdin(bound.stdin()), deadline, oneShot);
     } catch (LoopxException e) {
       if (e.kind() == ErrorKind.EXTENSION_DISABLED
           || e.kind() == ErrorKind.NOT_INSTALLED
@@ -203,8 +224,6 @@ public final class CapabilityDispatch {
       }
       throw e;
     }
-    ProviderOutcome outcome =
-        call.run(request.extraArgs(), launch -> launch.stdin(bound.stdin()), deadline, oneShot);
     facts.ran(call.warm() ? CallFacts.Path.WORKER : CallFacts.Path.ONE_SHOT);
     return outcome;
   }

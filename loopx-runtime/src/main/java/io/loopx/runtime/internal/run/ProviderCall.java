@@ -11,6 +11,7 @@ import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.spi.LaunchRequest;
+import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.util.List;
@@ -52,7 +53,17 @@ public final class ProviderCall {
    *     ExecuteTimeCheck.RevisionMoved} or {@code DOCTOR_STALE}
    */
   public Prepared prepare(ExtensionId id, Optional<Revision> resolved) {
-    ExtensionRecord record = ExtensionRecords.requireEnabled(store.read().installed(id));
+    return prepare(id, resolved, store.read());
+  }
+
+  /**
+   * As {@link #prepare(ExtensionId, Optional)} on {@code state}, a state already read (a dispatch's
+   * resolution read): no store read here; the execute-time check of {@link Prepared#run} reads the
+   * entry right before the launch or the frame, so a change committed after {@code state} was read
+   * still wins.
+   */
+  public Prepared prepare(ExtensionId id, Optional<Revision> resolved, ActivationState state) {
+    ExtensionRecord record = ExtensionRecords.requireEnabled(state.installed(id));
     if (resolved.isPresent()) {
       ExecuteTimeCheck.requireRevision(record, resolved.get(), operation);
     }

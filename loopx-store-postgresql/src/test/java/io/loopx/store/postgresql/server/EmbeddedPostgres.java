@@ -211,6 +211,14 @@ public final class EmbeddedPostgres {
     return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=postgres";
   }
 
+  /**
+   * Returns the server's log file (its stderr): statements appear there, before their result is
+   * sent, for connections that set {@code log_statement} (see {@code PostgresCostTest}).
+   */
+  public Path serverLog() {
+    return root.resolve("server.log");
+  }
+
   /** Returns the server's loopback port. */
   public int port() {
     return port;
