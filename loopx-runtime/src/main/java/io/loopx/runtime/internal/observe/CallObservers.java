@@ -6,6 +6,8 @@ import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,9 +31,31 @@ final class CallObservers {
     return observers.length > 0;
   }
 
+  /**
+   * Runs {@code body} inside every observer's scope of {@code start}: ends them with {@code ended}
+   * of its result, or with {@code failed} of what it threw (then rethrown).
+   */
+  @SuppressWarnings("IllegalCatch")
+  <R> R observe(
+      ObservedCall start,
+      Supplier<R> body,
+      Function<R, ObservedCall> ended,
+      Function<Throwable, ObservedCall> failed) {
+    @Nullable CallObserver.Scope[] scopes = begin(start);
+    R result;
+    try {
+      result = body.get();
+    } catch (RuntimeException | Error e) {
+      end(scopes, failed.apply(e));
+      throw e;
+    }
+    end(scopes, ended.apply(result));
+    return result;
+  }
+
   /** Begins {@code call} with every observer; returns the scopes, null where begin failed. */
   @SuppressWarnings("IllegalCatch")
-  @Nullable CallObserver.Scope[] begin(ObservedCall call) {
+  private @Nullable CallObserver.Scope[] begin(ObservedCall call) {
     @Nullable CallObserver.Scope[] scopes = new CallObserver.Scope[observers.length];
     for (int i = 0; i < observers.length; i++) {
       try {
@@ -45,7 +69,7 @@ final class CallObservers {
 
   /** Ends the {@code scopes} of {@link #begin} in the reverse order with the ended {@code call}. */
   @SuppressWarnings("IllegalCatch")
-  void end(@Nullable CallObserver.Scope[] scopes, ObservedCall call) {
+  private void end(@Nullable CallObserver.Scope[] scopes, ObservedCall call) {
     for (int i = scopes.length - 1; i >= 0; i--) {
       CallObserver.Scope scope = scopes[i];
       if (scope == null) {

@@ -37,23 +37,17 @@ final class CallReporter {
    * Measures and reports one dispatch: the call observers' {@code loopx.dispatch}, JFR, a log line,
    * a {@link CallCompleted}. {@code call} notes what it learns in the facts it is given.
    */
-  @SuppressWarnings("IllegalCatch")
   DispatchReceipt dispatch(
       DispatchRequest request, Mode mode, Function<CallFacts, DispatchReceipt> call) {
     if (!observers.any()) {
       return reportDispatch(request, mode, CallFacts.NONE, call);
     }
-    var scopes = observers.begin(ObservedCallRecord.dispatch(request, mode));
     CallFacts facts = CallFacts.recording();
-    DispatchReceipt receipt;
-    try {
-      receipt = reportDispatch(request, mode, facts, call);
-    } catch (RuntimeException | Error e) {
-      observers.end(scopes, ObservedCallRecord.dispatch(request, mode, facts, e));
-      throw e;
-    }
-    observers.end(scopes, ObservedCallRecord.dispatch(request, mode, facts, receipt));
-    return receipt;
+    return observers.observe(
+        ObservedCallRecord.dispatch(request, mode),
+        () -> reportDispatch(request, mode, facts, call),
+        receipt -> ObservedCallRecord.dispatch(request, mode, facts, receipt),
+        thrown -> ObservedCallRecord.dispatch(request, mode, facts, thrown));
   }
 
   private DispatchReceipt reportDispatch(
@@ -128,22 +122,16 @@ final class CallReporter {
    * Measures and reports one run: the call observers' {@code loopx.run}, JFR, a log line, a {@link
    * CallCompleted}. {@code call} notes what it learns in the facts it is given.
    */
-  @SuppressWarnings("IllegalCatch")
   RunReceipt run(ExtensionId id, Mode mode, Function<CallFacts, RunReceipt> call) {
     if (!observers.any()) {
       return reportRun(id, mode, CallFacts.NONE, call);
     }
-    var scopes = observers.begin(ObservedCallRecord.run(id, mode));
     CallFacts facts = CallFacts.recording();
-    RunReceipt receipt;
-    try {
-      receipt = reportRun(id, mode, facts, call);
-    } catch (RuntimeException | Error e) {
-      observers.end(scopes, ObservedCallRecord.run(id, mode, facts, e));
-      throw e;
-    }
-    observers.end(scopes, ObservedCallRecord.run(id, mode, facts, receipt));
-    return receipt;
+    return observers.observe(
+        ObservedCallRecord.run(id, mode),
+        () -> reportRun(id, mode, facts, call),
+        receipt -> ObservedCallRecord.run(id, mode, facts, receipt),
+        thrown -> ObservedCallRecord.run(id, mode, facts, thrown));
   }
 
   private RunReceipt reportRun(

@@ -367,24 +367,21 @@ public final class Observer {
    * Brackets one lifecycle command with a {@code loopx.lifecycle} observed call ({@code extension}
    * empty for doctor-all and list); without observers it only runs {@code command}.
    */
-  @SuppressWarnings("IllegalCatch")
   public <R extends Receipt> R lifecycle(
       String operation, Optional<ExtensionId> extension, Mode mode, Supplier<R> command) {
     if (!observers.any()) {
       return command.get();
     }
-    var scopes = observers.begin(ObservedCallRecord.lifecycle(operation, extension, mode));
-    R receipt;
-    try {
-      receipt = command.get();
-    } catch (RuntimeException | Error e) {
-      observers.end(scopes, ObservedCallRecord.lifecycle(operation, extension, mode, e));
-      throw e;
-    }
-    Optional<Revision> after =
-        receipt instanceof LifecycleReceipt l ? l.revision() : Optional.empty();
-    observers.end(scopes, ObservedCallRecord.lifecycle(operation, extension, mode, after));
-    return receipt;
+    return observers.observe(
+        ObservedCallRecord.lifecycle(operation, extension, mode),
+        command,
+        receipt ->
+            ObservedCallRecord.lifecycle(
+                operation,
+                extension,
+                mode,
+                receipt instanceof LifecycleReceipt l ? l.revision() : Optional.<Revision>empty()),
+        thrown -> ObservedCallRecord.lifecycle(operation, extension, mode, thrown));
   }
 
   /**
@@ -393,7 +390,6 @@ public final class Observer {
    * observes (and probes) it, {@code packet} gives the packet the ladder makes of what it observed;
    * without observers it only runs {@code evaluation}.
    */
-  @SuppressWarnings("IllegalCatch")
   public <T> T doctor(
       String operation,
       ExtensionId id,
@@ -403,20 +399,20 @@ public final class Observer {
     if (!observers.any()) {
       return evaluation.get();
     }
-    var scopes = observers.begin(ObservedCallRecord.doctor(operation, id, version));
-    T observed;
-    DoctorReceipt evaluated;
-    try {
-      observed = evaluation.get();
-      evaluated = packet.apply(observed);
-    } catch (RuntimeException | Error e) {
-      observers.end(scopes, ObservedCallRecord.doctor(operation, id, version, e));
-      throw e;
-    }
-    observers.end(
-        scopes,
-        ObservedCallRecord.doctor(operation, id, version, evaluated.status(), evaluated.failure()));
-    return observed;
+    // The packet is made inside the scope: a ladder that throws ends the call with its error.
+    record Evaluated<T>(T observed, DoctorReceipt packet) {}
+    return observers
+        .observe(
+            ObservedCallRecord.doctor(operation, id, version),
+            () -> {
+              T observed = evaluation.get();
+              return new Evaluated<>(observed, packet.apply(observed));
+            },
+            e ->
+                ObservedCallRecord.doctor(
+                    operation, id, version, e.packet().status(), e.packet().failure()),
+            thrown -> ObservedCallRecord.doctor(operation, id, version, thrown))
+        .observed();
   }
 
   // ------------------------------------------------------------------ workers
