@@ -20,7 +20,11 @@ import org.springframework.context.annotation.Configuration;
  * application's own).
  */
 @API(status = API.Status.EXPERIMENTAL, since = "1.0")
-@AutoConfiguration(after = LoopxAutoConfiguration.class)
+@AutoConfiguration(
+    after = LoopxAutoConfiguration.class,
+    // the readiness group is joined after Spring Boot's probe groups were added
+    afterName =
+        "org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration")
 @ConditionalOnBean(Loopx.class)
 public class LoopxActuatorAutoConfiguration {
 
@@ -36,9 +40,12 @@ public class LoopxActuatorAutoConfiguration {
     /** Creates the configuration (Spring calls it). */
     public Health() {}
 
-    /** The indicator, bean name {@code loopx}. */
-    @Bean(name = LoopxReadinessGroup.CONTRIBUTOR)
-    @ConditionalOnMissingBean(name = LoopxReadinessGroup.CONTRIBUTOR)
+    /**
+     * The indicator: bean {@code loopxHealthIndicator}, health contributor {@code loopx} (Spring
+     * Boot drops the {@code HealthIndicator} suffix).
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "loopxHealthIndicator")
     public LoopxHealthIndicator loopxHealthIndicator(Loopx loopx) {
       return new LoopxHealthIndicator(loopx);
     }
