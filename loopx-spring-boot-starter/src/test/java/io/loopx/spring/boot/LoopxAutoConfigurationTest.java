@@ -30,6 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -141,6 +142,19 @@ class LoopxAutoConfigurationTest {
                       LoopxException.class,
                       e -> assertThat(e.kind()).isEqualTo(ErrorKind.POLICY_DENIED));
             });
+  }
+
+  @Test
+  void twoPoliciesWithoutAPrimaryFailTheStartup() {
+    runner()
+        .withBean("first", DomainPolicy.class, DomainPolicy::allowAll)
+        .withBean("second", DomainPolicy.class, DomainPolicy::denyAll)
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(NoUniqueBeanDefinitionException.class));
   }
 
   @Configuration(proxyBeanMethods = false)
