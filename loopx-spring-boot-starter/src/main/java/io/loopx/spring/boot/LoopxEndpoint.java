@@ -8,10 +8,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * The read-only actuator endpoint {@code loopx} (docs/spring-boot.md#endpoint): the installed
- * extensions with their active revision, enabled bit and doctor readiness, and the live worker
- * pools. It has no write operation; nothing in it changes state or starts a provider. Spring Boot
- * exposes it over the web only when the application opts in ({@code
+ * The read-only actuator endpoint {@code loopx} (docs/spring-boot.md#the-loopx-endpoint): the
+ * installed extensions with their active revision, enabled bit and doctor readiness, and the live
+ * worker pools. It has no write operation; nothing in it changes state or starts a provider. Spring
+ * Boot exposes it over the web only when the application opts in ({@code
  * management.endpoints.web.exposure.include=loopx}).
  */
 @API(status = API.Status.EXPERIMENTAL, since = "1.0")

@@ -9,11 +9,11 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * The readiness of a {@link Loopx} (health contributor {@code loopx}, docs/spring-boot.md#health):
- * UP when the store reads and every enabled extension has a fresh doctor proof; DOWN with the
- * enabled extensions that are not doctor-ready ({@code notReady}), or with the store's error kind
- * when the store cannot be read ({@code store}). Reads only ({@link Loopx#list()}): it never runs a
- * doctor or changes state.
+ * The readiness of a {@link Loopx} (health contributor {@code loopx},
+ * docs/spring-boot.md#health-and-readiness): UP when the store reads and every enabled extension
+ * has a fresh doctor proof; DOWN with the enabled extensions that are not doctor-ready ({@code
+ * notReady}), or with the store's error kind when the store cannot be read ({@code store}). Reads
+ * only ({@link Loopx#list()}): it never runs a doctor or changes state.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "1.0")
 public class LoopxHealthIndicator implements HealthIndicator {

@@ -21,8 +21,9 @@ import org.springframework.core.Ordered;
  * one exists (Kubernetes probes, or {@code management.endpoint.health.probes.enabled=true}, or a
  * {@code readiness} group of the application's own), and of no other group it does not already
  * include: the {@code liveness} group never gets it, so one extension that is not ready takes the
- * instance out of the load balancer and never gets it restarted (docs/spring-boot.md#health). Runs
- * after Spring Boot's probe groups are added (lowest precedence).
+ * instance out of the load balancer and never gets it restarted
+ * (docs/spring-boot.md#health-and-readiness). Runs after Spring Boot's probe groups are added
+ * (lowest precedence).
  */
 @API(status = API.Status.EXPERIMENTAL, since = "1.0")
 public class LoopxReadinessGroup implements HealthEndpointGroupsPostProcessor, Ordered {
