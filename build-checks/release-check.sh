@@ -34,7 +34,7 @@ CONSUMER_M2="$CONSUMER/target/m2"
 LOCAL_M2="${MAVEN_LOCAL_REPOSITORY:-$HOME/.m2/repository}"
 VERSION="$(sed -n 's:^  <version>\(.*\)</version>:\1:p' pom.xml | head -1)"
 JAR_MODULES=(loopx-api loopx-registry loopx-runtime loopx-testkit loopx-scaffold loopx-store-postgresql
-  loopx-micrometer loopx-opentelemetry)
+  loopx-micrometer loopx-opentelemetry loopx-spring-boot-starter)
 POM_MODULES=(loopx-parent loopx-bom)
 # module directory of each published artifact (loopx-parent is the root)
 module_dir() { if [ "$1" = loopx-parent ]; then echo "$ROOT"; else echo "$ROOT/$1"; fi; }
