@@ -5,6 +5,7 @@ import io.loopx.api.CapabilityId;
 import io.loopx.api.KindToken;
 import io.loopx.api.Permission;
 import io.loopx.api.ProtocolId;
+import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.json.StrictJson;
 import io.loopx.api.manifest.ProvidedCapability;
 import io.loopx.api.manifest.Visibility;
@@ -14,10 +15,15 @@ import io.loopx.runtime.Loopx;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
+import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,13 +47,19 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>{@code loopxDispatch}: {@link Loopx#dispatch(DispatchRequest, io.loopx.runtime.Mode)} in
  * execute mode, the governed path of docs/contract/dispatch.md: parse and validate the request
- * bytes, read the activation state (a runtime root with no state file: no extension installed) and
- * use the matching registry generation, resolve exactly one ready implementation, ask the host's
- * domain policy (allow all), bind the execution envelope (canonical digest of the request), call
- * the built-in handler, and build the receipt. The handler does not verify the envelope (that cost
- * is measured by {@link EnvelopeBenchmark}).
+ * bytes, read the activation state (one extension installed, not enabled, so that the state file
+ * exists) and use the matching registry generation, resolve exactly one ready implementation, ask
+ * the host's domain policy (allow all), bind the execution envelope (canonical digest of the
+ * request), call the built-in handler, and build the receipt. The handler does not verify the
+ * envelope (that cost is measured by {@link EnvelopeBenchmark}).
  *
  * <p>{@code baselineDirectCall}: {@link SumProvider#sum} called directly on the parsed request.
+ *
+ * <p>{@code baselineGovernanceFloor}: what no governed dispatch can skip (issue 36): one
+ * file-system call on the state file ({@code Files.readAttributes(stateFile,
+ * BasicFileAttributes.class, NOFOLLOW_LINKS)}, so that a disable by another process wins), the
+ * canonical JSON bytes of the parsed request and their SHA-256 (the envelope's request digest),
+ * then the direct call. Target: LoopX at most 2x this floor.
  *
  * <p>{@code peerPf4jLookupAndCall}: PF4J 3.15.0, as a PF4J host calls an extension: {@code
  * DefaultPluginManager.getExtensions(Pf4jSumPoint.class)} (finds the classpath extension indexed by
@@ -66,6 +78,7 @@ public class DispatchBenchmark {
   static final Permission PERMISSION = Permission.of("bench.compute");
 
   private Path dir;
+  private Path stateFile;
   private Loopx loopx;
   private DispatchRequest dispatch;
   private PluginManager plugins;
@@ -122,6 +135,14 @@ public class DispatchBenchmark {
   public void setUp() throws IOException {
     dir = Files.createTempDirectory("loopx-bench-dispatch");
     loopx = host(dir);
+    // One installed (not enabled) extension, so that the state file exists as on a real host.
+    Path pkg = LifecycleWriteBenchmark.providerPackage(dir.resolve("pkg"));
+    loopx.install(
+        LoadedManifest.load(pkg.resolve("extension.toml")), io.loopx.runtime.Mode.EXECUTE);
+    stateFile = dir.resolve("root").resolve("extensions").resolve("state.json");
+    if (!Files.isRegularFile(stateFile)) {
+      throw new IllegalStateException("the install left no state file at " + stateFile);
+    }
     ObjectNode scope = JsonNodeFactory.instance.objectNode();
     scope.put("capability_id", CAPABILITY.value());
     scope.put("operation", "sum");
@@ -160,6 +181,21 @@ public class DispatchBenchmark {
   /** Baseline: the provider logic called directly. */
   @Benchmark
   public ObjectNode baselineDirectCall() {
+    return SumProvider.sum(request);
+  }
+
+  /**
+   * Baseline: the floor of a governed dispatch: one stat of the state file, the request's canonical
+   * bytes and their SHA-256, then the direct call.
+   */
+  @Benchmark
+  public ObjectNode baselineGovernanceFloor() throws IOException, NoSuchAlgorithmException {
+    BasicFileAttributes attributes =
+        Files.readAttributes(stateFile, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    byte[] digest = MessageDigest.getInstance("SHA-256").digest(CanonicalJson.toBytes(request));
+    if (attributes.size() == 0 || digest.length != 32) {
+      throw new IllegalStateException("empty state file");
+    }
     return SumProvider.sum(request);
   }
 

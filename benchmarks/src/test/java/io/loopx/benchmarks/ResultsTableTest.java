@@ -47,8 +47,8 @@ class ResultsTableTest {
         .contains("| 10.00 | ≤ 10.00 | yes |");
     assertThat(
             render(
-                result("DispatchBenchmark.loopxDispatch", 2.0),
-                result("DispatchBenchmark.peerPf4jLookupAndCall", 2.0)))
+                result("BuiltinLookupBenchmark.loopxResolveAndCall", 2.0),
+                result("BuiltinLookupBenchmark.peerPf4jLookupAndCall", 2.0)))
         .contains("| 1.00 | < 1.00 | **no** |");
   }
 
