@@ -46,8 +46,8 @@ final class Client {
         .toString();
   }
 
-  /** One HTTP answer: the status and the body as JSON (null when it is not JSON). */
-  record Answer(int status, String body) {
+  /** One HTTP answer: the status, the body and the {@code Retry-After} header ("" if none). */
+  record Answer(int status, String body, String retryAfter) {
     JsonNode json() {
       return JSON.readTree(body);
     }
@@ -78,7 +78,10 @@ final class Client {
         HTTP.send(
             HttpRequest.newBuilder(request, (n, v) -> true).timeout(SAFETY).build(),
             HttpResponse.BodyHandlers.ofString(UTF_8));
-    return new Answer(response.statusCode(), response.body());
+    return new Answer(
+        response.statusCode(),
+        response.body(),
+        response.headers().firstValue("Retry-After").orElse(""));
   }
 
   /** Whether process {@code pid} is alive (its {@code /proc} entry exists). */

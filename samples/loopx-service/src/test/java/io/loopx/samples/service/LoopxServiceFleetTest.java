@@ -87,6 +87,7 @@ class LoopxServiceFleetTest {
             instance.post("/capabilities/word-count", Client.countRequest("after the disable"));
         assertThat(refused.status()).as(refused.body()).isEqualTo(409);
         assertThat(refused.kind()).isIn("resolution_failed", "extension_disabled");
+        System.out.println("refused after the disable: " + refused.body());
       }
       assertThat(Client.eventually(() -> pids.stream().noneMatch(Client::alive)))
           .as("workers %s retired", pids)
