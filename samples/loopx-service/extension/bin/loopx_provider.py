@@ -1,0 +1,1 @@
+../../../../kits/python/loopx_provider.py
