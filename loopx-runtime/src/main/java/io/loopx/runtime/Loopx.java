@@ -17,6 +17,7 @@ import io.loopx.runtime.events.CallObserver;
 import io.loopx.runtime.events.LoopxListener;
 import io.loopx.runtime.internal.call.CallInput;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand;
+import io.loopx.runtime.internal.manifest.AccessRoots;
 import io.loopx.runtime.internal.observe.Observer;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
@@ -284,8 +285,35 @@ public final class Loopx implements AutoCloseable {
     final List<CallObserver> observers = new ArrayList<>();
     Supplier<Optional<TraceContext>> traceContext = Optional::empty;
     System.Logger logger = System.getLogger(Observer.LOGGER_NAME);
+    final Map<String, Path> accessRoots = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /**
+     * Maps the access root {@code name} to {@code directory}: a manifest that declares {@code
+     * read:<name>} or {@code write:<name>} in {@code runtime.access} gets that directory, read-only
+     * or writable, where the host isolates its providers, and finds it in {@code
+     * LOOPX_ACCESS_<NAME>} (docs/access.md). A revision that declares a root the host does not map
+     * fails its doctor with {@code access_root_unknown}. At {@link #build()} the directory must
+     * exist (it is bound at its real path) and must not be, hold or lie inside the activation
+     * state's directory.
+     *
+     * @param name a lower-kebab root name of 1..32 characters
+     * @param directory an absolute directory
+     * @throws io.loopx.api.InvalidValueException for a bad name, a relative directory or a name
+     *     mapped twice
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+    public Builder accessRoot(String name, Path directory) {
+      Arguments.required("access root name", name);
+      Arguments.required("access root directory", directory);
+      AccessRoots.checkMapping(name, directory);
+      if (accessRoots.containsKey(name)) {
+        throw new InvalidValueException("access root name", name, "is already mapped");
+      }
+      accessRoots.put(name, directory);
+      return this;
+    }
 
     /**
      * Adds listeners of this facade's events (docs/observing.md), called in the order added, on the
@@ -474,7 +502,8 @@ public final class Loopx implements AutoCloseable {
      * Builds the facade.
      *
      * @throws io.loopx.api.InvalidValueException when neither a runtime root, a state file nor a
-     *     store is set
+     *     store is set, or an {@linkplain #accessRoot access root}'s directory does not exist or
+     *     is, holds or lies inside the state's directory
      */
     public Loopx build() {
       if (store.isPresent()) {

@@ -7,6 +7,7 @@ import io.loopx.runtime.internal.identity.IdentityCache;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
 import io.loopx.runtime.internal.identity.SearchPath;
 import io.loopx.runtime.internal.lifecycle.LifecycleEngine;
+import io.loopx.runtime.internal.manifest.AccessRoots;
 import io.loopx.runtime.internal.observe.Observer;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.internal.run.ProviderLaunch;
@@ -19,6 +20,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileSystem;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -35,6 +37,13 @@ final class Wiring {
   final CapabilityDispatch dispatch;
 
   Wiring(Loopx.Builder b, ActivationStore store, FileSystem fileSystem) {
+    // Checked first, so that a bad mapping fails build() before anything starts (docs/access.md).
+    AccessRoots accessRoots =
+        AccessRoots.mapped(
+            b.accessRoots,
+            store instanceof FileActivationStore file
+                ? Optional.ofNullable(file.stateFile().toAbsolutePath().getParent())
+                : Optional.empty());
     RuntimeEnvironment environment = composedRuntimeEnvironment(b);
     // One identity cache per facade, kept beside a file state (docs/contract/state.md).
     IdentityCache identities =
@@ -63,7 +72,8 @@ final class Wiring {
     // "Changes made elsewhere").
     providers.watchState(store::read);
     this.catalog = new CatalogPublisher(store, freshness, Loopx.VERSION, b.builtins);
-    this.lifecycle = new LifecycleEngine(store, resolver, providers, fileSystem, catalog, observer);
+    this.lifecycle =
+        new LifecycleEngine(store, resolver, providers, fileSystem, catalog, observer, accessRoots);
     this.standaloneRun = new StandaloneRun(observed, freshness, providers);
     this.dispatch =
         new CapabilityDispatch(

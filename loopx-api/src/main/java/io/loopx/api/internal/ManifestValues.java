@@ -217,6 +217,71 @@ public final class ManifestValues {
     return Optional.empty();
   }
 
+  /** The longest access root name ({@code runtime.access}), in characters. */
+  public static final int MAX_ACCESS_ROOT = 32;
+
+  /** The most entries of {@code runtime.access}. */
+  public static final int MAX_ACCESS_ENTRIES = 16;
+
+  /** The access word that grants the network ({@code runtime.access}). */
+  public static final String ACCESS_NETWORK = "network";
+
+  /** The prefix of an access word that grants reading a root ({@code read:<root>}). */
+  public static final String ACCESS_READ = "read:";
+
+  /** The prefix of an access word that grants writing (and reading) a root. */
+  public static final String ACCESS_WRITE = "write:";
+
+  /**
+   * The access root rule (a {@code runtime.access} root and a host's {@code accessRoot} name): 1..
+   * {@value #MAX_ACCESS_ROOT} characters of lower-kebab-case.
+   */
+  public static Optional<String> accessRoot(String root) {
+    if (root.isEmpty() || root.length() > MAX_ACCESS_ROOT || !LOWER_KEBAB.matcher(root).matches()) {
+      return Optional.of(
+          "access root `"
+              + shown(root)
+              + "` must be 1.."
+              + MAX_ACCESS_ROOT
+              + " characters of lower-kebab-case ([a-z][a-z0-9]*(-[a-z0-9]+)*)");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The rule of one {@code runtime.access} word: {@code network}, {@code read:<root>} or {@code
+   * write:<root>}, the root passing {@link #accessRoot}.
+   */
+  public static Optional<String> accessWord(String word) {
+    if (word.equals(ACCESS_NETWORK)) {
+      return Optional.empty();
+    }
+    if (word.startsWith(ACCESS_READ)) {
+      return accessRoot(word.substring(ACCESS_READ.length()));
+    }
+    if (word.startsWith(ACCESS_WRITE)) {
+      return accessRoot(word.substring(ACCESS_WRITE.length()));
+    }
+    return Optional.of(
+        "must be `network`, `read:<root>` or `write:<root>`, got `" + shown(word) + "`");
+  }
+
+  /** The detail of a root declared with both {@code read:} and {@code write:}. */
+  public static String accessReadAndWrite(String root) {
+    return "declares both `read:"
+        + shown(root)
+        + "` and `write:"
+        + shown(root)
+        + "`; write implies read, declare only `write:"
+        + shown(root)
+        + "`";
+  }
+
+  /** The detail of a standalone extension that declares access. */
+  public static final String STANDALONE_ACCESS =
+      "a standalone extension (no [[provides]] or [[implements]]) may declare no access:"
+          + " `extension run` grants none";
+
   /** The {@code view_validator} rule: {@code fully.qualified.Class#method}. */
   public static Optional<String> viewValidator(String validator) {
     if (!VIEW_VALIDATOR.matcher(validator).matches()) {

@@ -25,10 +25,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Instances come from a manifest loader (which reports rule violations with the file and key) or
  * from a lifecycle state snapshot. The canonical constructor re-checks the structural invariants
  * (runtime present when something needs it, required permissions declared, protocols consistent, no
- * duplicates), and the manifest records refuse every value the manifest rules refuse (the API
- * compatibility of {@code requires_loopx_api} aside, which only a loaded file must have), so every
- * instance is consistent and reads back from a state it was written to. Immutable and thread-safe;
- * never holds null.
+ * duplicates, no {@code runtime.access} in a standalone extension), and the manifest records refuse
+ * every value the manifest rules refuse (the API compatibility of {@code requires_loopx_api} aside,
+ * which only a loaded file must have), so every instance is consistent and reads back from a state
+ * it was written to. Immutable and thread-safe; never holds null.
  *
  * @param id the extension id
  * @param version the extension's own version text
@@ -86,6 +86,15 @@ public record ExtensionManifest(
       throw new InvalidValueException(
           "runtime", id.value(), "implements and presentation_surfaces need a runtime");
     }
+    if (runtime.isPresent()
+        && provides.isEmpty()
+        && implementations.isEmpty()
+        && !runtime.get().access().isNone()) {
+      throw new InvalidValueException(
+          "runtime.access",
+          runtime.get().access().wireWords().toString(),
+          ManifestValues.STANDALONE_ACCESS);
+    }
     if (runtime.isEmpty() && provides.isEmpty() && implementations.isEmpty()) {
       throw new InvalidValueException("manifest", id.value(), ManifestValues.DECLARES_NOTHING);
     }
@@ -140,6 +149,10 @@ public record ExtensionManifest(
       r.put("timeout_seconds", rt.timeoutSeconds());
       if (rt.memoryMb().isPresent()) {
         r.put("memory_mb", rt.memoryMb().getAsInt());
+      }
+      if (!rt.access().isNone()) {
+        ArrayNode access = r.putArray("access");
+        rt.access().wireWords().forEach(access::add);
       }
       if (rt.worker().isPresent()) {
         WorkerSpec w = rt.worker().get();

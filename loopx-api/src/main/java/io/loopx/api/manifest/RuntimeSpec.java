@@ -25,6 +25,8 @@ import org.apiguardian.api.API;
  *     #MIN_MEMORY_MB}..{@value #MAX_MEMORY_MB}), that one call or one worker process of this
  *     provider may use where the host can limit memory; the host's own limit caps it
  *     (docs/contract/run.md#memory-limit)
+ * @param access the optional {@code access}: what the provider may touch beyond its package and
+ *     scratch directory when the host isolates it ({@link RuntimeAccess#NONE} when absent)
  */
 @API(status = API.Status.STABLE, since = "1.0")
 public record RuntimeSpec(
@@ -35,7 +37,8 @@ public record RuntimeSpec(
     List<Permission> requiredPermissions,
     int timeoutSeconds,
     Optional<WorkerSpec> worker,
-    @API(status = API.Status.EXPERIMENTAL, since = "1.0") OptionalInt memoryMb) {
+    @API(status = API.Status.EXPERIMENTAL, since = "1.0") OptionalInt memoryMb,
+    @API(status = API.Status.EXPERIMENTAL, since = "1.0") RuntimeAccess access) {
   /** The default {@code timeout_seconds}. */
   public static final int DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -71,6 +74,30 @@ public record RuntimeSpec(
           Integer.toString(memoryMb.getAsInt()),
           "must be " + MIN_MEMORY_MB + ".." + MAX_MEMORY_MB);
     }
+    Objects.requireNonNull(access, "access");
+  }
+
+  /** Creates a runtime without {@code access}. */
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+  public RuntimeSpec(
+      ProtocolId protocol,
+      LaunchTarget launchTarget,
+      List<String> args,
+      List<String> doctorArgs,
+      List<Permission> requiredPermissions,
+      int timeoutSeconds,
+      Optional<WorkerSpec> worker,
+      OptionalInt memoryMb) {
+    this(
+        protocol,
+        launchTarget,
+        args,
+        doctorArgs,
+        requiredPermissions,
+        timeoutSeconds,
+        worker,
+        memoryMb,
+        RuntimeAccess.NONE);
   }
 
   /** Creates a runtime without {@code memory_mb}. */
@@ -90,7 +117,8 @@ public record RuntimeSpec(
         requiredPermissions,
         timeoutSeconds,
         worker,
-        OptionalInt.empty());
+        OptionalInt.empty(),
+        RuntimeAccess.NONE);
   }
 
   /** Creates a runtime without a {@code [runtime.worker]} table (a one-shot provider). */
@@ -109,7 +137,8 @@ public record RuntimeSpec(
         requiredPermissions,
         timeoutSeconds,
         Optional.empty(),
-        OptionalInt.empty());
+        OptionalInt.empty(),
+        RuntimeAccess.NONE);
   }
 
   /** Returns this runtime with {@code worker} as its {@code [runtime.worker]} table. */
@@ -122,7 +151,8 @@ public record RuntimeSpec(
         requiredPermissions,
         timeoutSeconds,
         worker,
-        memoryMb);
+        memoryMb,
+        access);
   }
 
   /** Returns this runtime with {@code memoryMb} as its {@code memory_mb}. */
@@ -136,7 +166,23 @@ public record RuntimeSpec(
         requiredPermissions,
         timeoutSeconds,
         worker,
-        memoryMb);
+        memoryMb,
+        access);
+  }
+
+  /** Returns this runtime with {@code access} as its {@code access} declaration. */
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+  public RuntimeSpec withAccess(RuntimeAccess access) {
+    return new RuntimeSpec(
+        protocol,
+        launchTarget,
+        args,
+        doctorArgs,
+        requiredPermissions,
+        timeoutSeconds,
+        worker,
+        memoryMb,
+        access);
   }
 
   /** Returns whether a doctor probe is configured ({@code doctor_args} is not empty). */

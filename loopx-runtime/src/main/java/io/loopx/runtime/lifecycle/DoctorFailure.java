@@ -19,7 +19,14 @@ public enum DoctorFailure {
    * not be started or did not write a valid handshake within {@code timeout_seconds}
    * (docs/contract/worker.md#doctor).
    */
-  WORKER_HANDSHAKE_FAILED;
+  WORKER_HANDSHAKE_FAILED,
+  /**
+   * The manifest's {@code runtime.access} names a root the host does not map ({@code
+   * Loopx.Builder.accessRoot}); found before anything starts, in previews too, and no probe runs
+   * (docs/contract/doctor.md#probe).
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+  ACCESS_ROOT_UNKNOWN;
 
   /** Returns the wire word, e.g. {@code probe_nonzero_exit}. */
   public String wireName() {

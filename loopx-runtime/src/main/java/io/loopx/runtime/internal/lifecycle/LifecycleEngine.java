@@ -6,6 +6,7 @@ import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.internal.catalog.CatalogPublisher;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.manifest.AccessRoots;
 import io.loopx.runtime.internal.observe.Observer;
 import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.lifecycle.DoctorStatus;
@@ -49,8 +50,23 @@ public final class LifecycleEngine {
       FileSystem fileSystem,
       CatalogPublisher catalog,
       Observer observer) {
+    this(store, resolver, providers, fileSystem, catalog, observer, AccessRoots.NONE);
+  }
+
+  /**
+   * As above; the doctor refuses a revision whose {@code runtime.access} names a root that {@code
+   * accessRoots} does not map ({@code access_root_unknown}), before any probe.
+   */
+  public LifecycleEngine(
+      ActivationStore store,
+      RuntimeResolver resolver,
+      ProviderLaunch providers,
+      FileSystem fileSystem,
+      CatalogPublisher catalog,
+      Observer observer,
+      AccessRoots accessRoots) {
     this.store = store;
-    this.prober = new Prober(resolver, providers, fileSystem);
+    this.prober = new Prober(resolver, providers, fileSystem, accessRoots);
     this.catalog = catalog;
     this.resolver = resolver;
     this.observer = observer;

@@ -14,6 +14,7 @@ import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Uninstall;
 import io.loopx.runtime.internal.lifecycle.LifecycleCommand.Upgrade;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.lifecycle.DoctorAllReceipt;
+import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorNotReadyException;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
@@ -126,8 +127,7 @@ final class LifecyclePlanner {
     }
     if (!packet.ready()) {
       List<EntryChange> revoke =
-          packet
-              .probedEntrypointIdentity()
+          revocable(packet)
               .map(i -> List.of(change(r, ExtensionRecords.withRevoked(r, i))))
               .orElse(List.of());
       return LifecyclePlan.fail(notReady("enable doctor", packet), revoke);
@@ -302,9 +302,18 @@ final class LifecyclePlanner {
     if (packet.status() == DoctorStatus.DISABLED) {
       return Optional.empty();
     }
-    return packet
-        .probedEntrypointIdentity()
-        .map(i -> change(r, ExtensionRecords.withRevoked(r, i)));
+    return revocable(packet).map(i -> change(r, ExtensionRecords.withRevoked(r, i)));
+  }
+
+  /**
+   * The identity a failed doctor or enable revokes: the probed one, but none when the host refused
+   * the revision before any probe ({@code access_root_unknown}: its mapping, not the runtime, is at
+   * fault), so that refusal leaves the state unchanged.
+   */
+  private static Optional<String> revocable(DoctorReceiptRecord packet) {
+    return packet.failure().equals(Optional.of(DoctorFailure.ACCESS_ROOT_UNKNOWN))
+        ? Optional.empty()
+        : packet.probedEntrypointIdentity();
   }
 
   private static ExtensionManifest checkInstall(ActivationState state, Install command) {

@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.lifecycle;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.identity.RuntimeResolver;
+import io.loopx.runtime.internal.manifest.AccessRoots;
 import io.loopx.runtime.internal.observe.JfrEvents;
 import io.loopx.runtime.internal.process.StderrTail;
 import io.loopx.runtime.internal.run.ProviderLaunch;
@@ -26,11 +27,17 @@ final class Prober {
   private final RuntimeResolver resolver;
   private final ProviderLaunch providers;
   private final FileSystem fileSystem;
+  private final AccessRoots accessRoots;
 
-  Prober(RuntimeResolver resolver, ProviderLaunch providers, FileSystem fileSystem) {
+  Prober(
+      RuntimeResolver resolver,
+      ProviderLaunch providers,
+      FileSystem fileSystem,
+      AccessRoots accessRoots) {
     this.resolver = resolver;
     this.providers = providers;
     this.fileSystem = fileSystem;
+    this.accessRoots = accessRoots;
   }
 
   Observation observe(Target target) {
@@ -50,10 +57,15 @@ final class Prober {
     RuntimeObservation runtime =
         new RuntimeObservation.Resolved(
             resolved.identity().value(), resolved.savedPath().map(Path::toString));
-    boolean probe =
-        target.probe()
-            && spec.doctorConfigured()
-            && target.manifest().requiresLoopxApi().admitsCurrent();
+    boolean probeable =
+        spec.doctorConfigured() && target.manifest().requiresLoopxApi().admitsCurrent();
+    if (probeable && !accessRoots.unknown(spec.access()).isEmpty()) {
+      // A declared root the host does not map: refused before anything starts, previews too
+      // (docs/contract/doctor.md#probe, access_root_unknown).
+      return new Observation(
+          runtime, Optional.of(ProbeOutcome.failed(DoctorFailure.ACCESS_ROOT_UNKNOWN)));
+    }
+    boolean probe = target.probe() && probeable;
     if (!probe) {
       // The ladder stops before the probe (not configured, incompatible) or none was asked for.
       return new Observation(runtime, Optional.empty());

@@ -13,6 +13,7 @@ import io.loopx.api.manifest.Implementation;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.api.manifest.PresentationSurface;
 import io.loopx.api.manifest.ProvidedCapability;
+import io.loopx.api.manifest.RuntimeAccess;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.manifest.WorkerSpec;
 import java.util.ArrayList;
@@ -61,6 +62,7 @@ final class ManifestRules {
           "required_permissions",
           "timeout_seconds",
           "memory_mb",
+          "access",
           "worker");
   private static final List<String> WORKER_KEYS =
       List.of("args", "max_in_flight", "max_processes", "idle_seconds", "max_requests");
@@ -124,6 +126,15 @@ final class ManifestRules {
     List<ProvidedCapability> provides = EntryRules.provides(root);
     List<Implementation> implementations =
         EntryRules.implementations(root, runtimeDeclared, runtime);
+    if (runtime != null
+        && !runtime.access().isNone()
+        && !root.declares("provides")
+        && !root.declares("implements")) {
+      // A standalone extension is run with no grant (docs/contract/run.md): it may declare none.
+      root.problems()
+          .record(
+              root.failAt(TreeReader.child("runtime", "access"), ManifestValues.STANDALONE_ACCESS));
+    }
     if (!runtimeDeclared && !root.declares("provides") && !root.declares("implements")) {
       root.problems().record(root.fail(ManifestValues.DECLARES_NOTHING));
     }
@@ -246,6 +257,8 @@ final class ManifestRules {
                             RuntimeSpec.MIN_MEMORY_MB,
                             RuntimeSpec.MAX_MEMORY_MB,
                             0)));
+    RuntimeAccess access =
+        rt.get("access") == null ? RuntimeAccess.NONE : rt.attempt(() -> access(rt));
     Optional<WorkerSpec> worker = worker(rt);
     if (rt.problemCount() > before
         || protocol == null
@@ -254,11 +267,13 @@ final class ManifestRules {
         || doctorArgs == null
         || timeout == null
         || memory == null
+        || access == null
         || worker == null) {
       return null;
     }
     try {
-      return new RuntimeSpec(protocol, target, args, doctorArgs, required, timeout, worker, memory);
+      return new RuntimeSpec(
+          protocol, target, args, doctorArgs, required, timeout, worker, memory, access);
     } catch (InvalidValueException e) {
       rt.problems().record(rt.fail(e));
       return null;
@@ -299,6 +314,44 @@ final class ManifestRules {
       }
     }
     return values;
+  }
+
+  /**
+   * Reads {@code runtime.access}: an array of at most {@value RuntimeAccess#MAX_ENTRIES} distinct
+   * words ({@link ManifestValues#accessWord}), no root both read and written; empty means none.
+   */
+  private static RuntimeAccess access(TreeReader rt) {
+    String key = "access";
+    List<String> words = rt.stringArray(key);
+    if (words.size() > RuntimeAccess.MAX_ENTRIES) {
+      throw rt.failAt(
+          rt.pathOf(key),
+          "must hold at most " + RuntimeAccess.MAX_ENTRIES + " entries, got " + words.size());
+    }
+    for (int i = 0; i < words.size(); i++) {
+      String word = words.get(i);
+      rt.checkElement(key, i, ManifestValues.accessWord(word));
+      if (words.subList(0, i).contains(word)) {
+        throw rt.failAt(rt.pathOf(key, i), "duplicate access `" + shown(word) + "`");
+      }
+      String other = otherMode(word);
+      if (other != null && words.subList(0, i).contains(other)) {
+        String root = word.substring(word.indexOf(':') + 1);
+        throw rt.failAt(rt.pathOf(key, i), ManifestValues.accessReadAndWrite(root));
+      }
+    }
+    return rt.parseKey(key, "", unused -> RuntimeAccess.of(words));
+  }
+
+  /** The same root's word in the other mode ({@code read:x} for {@code write:x}), or null. */
+  private static @Nullable String otherMode(String word) {
+    if (word.startsWith(ManifestValues.ACCESS_READ)) {
+      return ManifestValues.ACCESS_WRITE + word.substring(ManifestValues.ACCESS_READ.length());
+    }
+    if (word.startsWith(ManifestValues.ACCESS_WRITE)) {
+      return ManifestValues.ACCESS_READ + word.substring(ManifestValues.ACCESS_WRITE.length());
+    }
+    return null;
   }
 
   private static List<String> arguments(TreeReader rt, String key) {

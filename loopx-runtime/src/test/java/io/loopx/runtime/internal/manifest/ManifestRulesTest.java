@@ -10,6 +10,8 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.manifest.ManifestException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
@@ -466,6 +468,34 @@ class ManifestRulesTest {
           memory[0],
           swap("timeout_seconds = 45", "timeout_seconds = 45\nmemory_mb = " + memory[1]),
           "runtime.memory_mb");
+    }
+    // runtime.access
+    for (String[] access :
+        new String[][] {
+          {"access string", "\"network\"", "runtime.access"},
+          {"access integer element", "[1]", "runtime.access[0]"},
+          {"access empty element", "[\"network\", \" \"]", "runtime.access[1]"},
+          {"access unknown word", "[\"internet\"]", "runtime.access[0]"},
+          {"access upper case", "[\"Network\"]", "runtime.access[0]"},
+          {"access root upper case", "[\"read:Data\"]", "runtime.access[0]"},
+          {"access root empty", "[\"write:\"]", "runtime.access[0]"},
+          {"access root path", "[\"read:/srv/data\"]", "runtime.access[0]"},
+          {"access root 33 chars", "[\"read:" + "r".repeat(33) + "\"]", "runtime.access[0]"},
+          {"access duplicate", "[\"network\", \" network\"]", "runtime.access[1]"},
+          {"access read and write", "[\"write:data\", \"read:data\"]", "runtime.access[1]"},
+          {
+            "access 17 entries",
+            IntStream.range(0, 17)
+                .mapToObj(i -> "\"read:r" + i + "\"")
+                .collect(Collectors.joining(", ", "[", "]")),
+            "runtime.access"
+          },
+        }) {
+      add(
+          cases,
+          access[0],
+          swap("timeout_seconds = 45", "timeout_seconds = 45\naccess = " + access[1]),
+          access[2]);
     }
     // presentation_surfaces
     add(

@@ -274,6 +274,24 @@ class ExtensionRunCommandTest {
   }
 
   @Test
+  void aStandaloneExtensionDeclaringAccessIsRefusedSoNoRunCanGrantIt() throws IOException {
+    Files.writeString(
+        pkg.resolve("extension.toml"),
+        "access = [\"network\", \"read:data\"]\n",
+        StandardOpenOption.APPEND);
+
+    ObjectNode e = cli.json(2, "extension", "install", "--manifest", manifest, "--execute");
+
+    Cli.assertErrorPacket(e, "manifest_invalid");
+    assertThat(e.get("error").stringValue())
+        .endsWith(
+            "runtime.access: a standalone extension (no [[provides]] or [[implements]]) may"
+                + " declare no access: `extension run` grants none");
+    Cli.assertErrorPacket(run(2, "--execute"), "not_installed");
+    assertThat(providerRan()).isFalse();
+  }
+
+  @Test
   void aCapabilityProviderIsNotStandalone() throws IOException {
     Files.writeString(
         pkg.resolve("extension.toml"),
