@@ -212,7 +212,8 @@ public final class ProviderLaunch {
         request.stdoutLimit(),
         request.stderrLimit(),
         LaunchRequestRecord.stampOf(request),
-        request.memoryLimit());
+        request.memoryLimit(),
+        LaunchRequestRecord.isolationOf(request));
   }
 
   private static LaunchRequest retimed(LaunchRequest request, Duration timeout) {
@@ -225,7 +226,8 @@ public final class ProviderLaunch {
         request.stdoutLimit(),
         request.stderrLimit(),
         LaunchRequestRecord.stampOf(request),
-        request.memoryLimit());
+        request.memoryLimit(),
+        LaunchRequestRecord.isolationOf(request));
   }
 
   /**
