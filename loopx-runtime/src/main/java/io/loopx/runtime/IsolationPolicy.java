@@ -3,9 +3,9 @@ package io.loopx.runtime;
 import org.apiguardian.api.API;
 
 /**
- * Whether the host runs providers isolated by the kernel (docs/process.md#isolation): each
- * one-shot call, doctor probe and warm worker in its own user, mount, pid and network namespaces
- * through bubblewrap, as a non-root uid without capabilities. Set with {@link
+ * Whether the host runs providers isolated by the kernel (docs/process.md#isolation): each one-shot
+ * call, doctor probe and warm worker in its own user, mount, pid and network namespaces through
+ * bubblewrap, as a non-root uid without capabilities. Set with {@link
  * Loopx.Builder#isolation(IsolationPolicy)}.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "1.0")

@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.isolation;
 
-import io.loopx.api.json.CanonicalJson;
 import io.loopx.runtime.internal.identity.FileIdentity;
 import io.loopx.runtime.internal.process.FileStamp;
 import java.io.IOException;
@@ -87,8 +86,8 @@ public final class Bubblewrap {
 
   /**
    * Probes {@code bwrap} (and {@code setpriv} when {@code root}): both must be executable files,
-   * and {@code /usr/bin/true} must run in the full view (user, pid, network, mount namespaces) within
-   * 10 seconds. Runs one process; call once per launcher.
+   * and {@code /usr/bin/true} must run in the full view (user, pid, network, mount namespaces)
+   * within 10 seconds. Runs one process; call once per launcher.
    */
   @SuppressWarnings("IllegalCatch")
   public static Availability probe(Path bwrap, Path setpriv, boolean root) {
@@ -276,19 +275,20 @@ public final class Bubblewrap {
   }
 
   /**
-   * Returns the SHA-256 of the canonical isolated identity record of {@code base}: {@code
-   * {"schema_version": IDENTITY_SCHEMA, "runtime": base, "tool": "bwrap", "bwrap": <file digest>,
-   * "setpriv": <file digest>}} ({@code setpriv} only when it is used), so that enabling isolation
-   * or upgrading the tool gives another runtime identity (docs/contract/doctor.md).
+   * Returns the isolated identity record of {@code base}: {@code {"schema_version":
+   * IDENTITY_SCHEMA, "runtime": base, "tool": "bwrap", "bwrap": <file digest>, "setpriv": <file
+   * digest>}} ({@code setpriv} only when it is used), whose canonical SHA-256 is the runtime
+   * identity of an isolated host, so that enabling isolation or upgrading the tool gives another
+   * runtime identity (docs/contract/doctor.md).
    */
-  public String isolatedIdentity(String base) {
+  public ObjectNode isolatedRecord(String base) {
     ObjectNode record = JsonNodeFactory.instance.objectNode();
     record.put("schema_version", IDENTITY_SCHEMA);
     record.put("runtime", base);
     record.put("tool", "bwrap");
     record.put("bwrap", digest(bwrap));
     setpriv.ifPresent(p -> record.put("setpriv", digest(p)));
-    return CanonicalJson.sha256Hex(record);
+    return record;
   }
 
   private final Object digestLock = new Object();

@@ -6,8 +6,8 @@ import java.util.Objects;
 import org.apiguardian.api.API;
 
 /**
- * What an isolated provider may reach beyond the fixed mount view (docs/process.md#isolation):
- * the network, and host directories bound at their own paths. The fixed view (read-only system
+ * What an isolated provider may reach beyond the fixed mount view (docs/process.md#isolation): the
+ * network, and host directories bound at their own paths. The fixed view (read-only system
  * directories, the package directory read-only, a private scratch) is the launcher's, not the
  * plan's.
  *

@@ -1,8 +1,8 @@
 package io.loopx.runtime.internal.process;
 
 import io.loopx.api.InvalidValueException;
-import io.loopx.runtime.internal.isolation.IsolationPlan;
 import io.loopx.api.internal.Durations;
+import io.loopx.runtime.internal.isolation.IsolationPlan;
 import io.loopx.runtime.spi.LaunchRequest;
 import java.io.IOException;
 import java.nio.file.Path;

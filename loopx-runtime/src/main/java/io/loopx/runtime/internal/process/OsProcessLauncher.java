@@ -154,8 +154,9 @@ public final class OsProcessLauncher implements ProcessLauncher {
   }
 
   /**
-   * The isolation argv for {@code request}, when this launcher isolates: its plan, and read-only the
-   * homes ({@link Bubblewrap#homeOf}) of its program when given by path and of its expected file.
+   * The isolation argv for {@code request}, when this launcher isolates: its plan, and read-only
+   * the homes ({@link Bubblewrap#homeOf}) of its program when given by path and of its expected
+   * file.
    */
   Optional<List<String>> sandbox(LaunchRequest request) {
     Optional<Bubblewrap> tool = isolator();

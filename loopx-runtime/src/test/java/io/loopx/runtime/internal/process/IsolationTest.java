@@ -2,11 +2,17 @@ package io.loopx.runtime.internal.process;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.loopx.api.ErrorKind;
+import io.loopx.api.LoopxException;
+import io.loopx.api.json.CanonicalJson;
 import io.loopx.runtime.IsolationPolicy;
+import io.loopx.runtime.internal.identity.FileIdentity;
 import io.loopx.runtime.internal.isolation.Bubblewrap;
 import io.loopx.runtime.internal.isolation.IsolationBind;
 import io.loopx.runtime.internal.isolation.IsolationPlan;
+import io.loopx.runtime.internal.run.ProviderLaunch;
 import io.loopx.runtime.internal.state.JavaCommand;
 import io.loopx.runtime.spi.Isolation;
 import io.loopx.runtime.spi.LaunchOutcome;
@@ -106,7 +112,8 @@ class IsolationTest {
 
   @BeforeEach
   void setUp() throws IOException {
-    // World-traversable, so that the unprivileged uid of the isolated provider can read the package.
+    // World-traversable, so that the unprivileged uid of the isolated provider can read the
+    // package.
     base = Files.createTempDirectory("loopx-isolation-");
     open(base);
     pkg = Files.createDirectories(base.resolve("pkg"));
@@ -272,10 +279,11 @@ class IsolationTest {
                 .environment(ProcessFixtures.ENV)
                 .build());
     assertThat(result.outcome()).isEqualTo(LaunchOutcome.NOT_STARTED);
-    assertThat(launcher.startLongLived(
-            LaunchRequestBuilder.of(List.of(script.toString(), marker.toString()))
-                .environment(ProcessFixtures.ENV)
-                .build()))
+    assertThat(
+            launcher.startLongLived(
+                LaunchRequestBuilder.of(List.of(script.toString(), marker.toString()))
+                    .environment(ProcessFixtures.ENV)
+                    .build()))
         .isInstanceOf(LongLivedProcess.Start.NotStarted.class);
     assertThat(marker).doesNotExist();
     // When available: the same host runs it unisolated and says so.
@@ -289,12 +297,49 @@ class IsolationTest {
   }
 
   @Test
+  void requiredWithoutTheToolIsTypedOnTheProviderLaunchPath() {
+    OsProcessLauncher launcher =
+        OsProcessLauncher.builder()
+            .isolation(IsolationPolicy.REQUIRED)
+            .isolationTool(base.resolve("no-such-bwrap"), Bubblewrap.SETPRIV)
+            .build();
+    ProviderLaunch providers = new ProviderLaunch(launcher, Map.of(), "", false);
+    assertThatThrownBy(providers::requireIsolation)
+        .isInstanceOfSatisfying(
+            LoopxException.class,
+            e -> assertThat(e.kind()).isEqualTo(ErrorKind.ISOLATION_UNAVAILABLE));
+    assertThat(providers.reportedIsolation()).hasValue(Isolation.NONE);
+    // A host that did not opt in reports nothing: its receipts are unchanged.
+    assertThat(
+            new ProviderLaunch(OsProcessLauncher.create(), Map.of(), "", false).reportedIsolation())
+        .isEmpty();
+    assertThat(
+            new ProviderLaunch(isolated(IsolationPolicy.WHEN_AVAILABLE), Map.of(), "", false)
+                .reportedIsolation())
+        .hasValue(Isolation.BUBBLEWRAP);
+  }
+
+  @Test
+  void theToolJoinsTheRuntimeIdentityOnlyWhenIsolationApplies() throws Exception {
+    Bubblewrap tool = isolated(IsolationPolicy.REQUIRED).isolator().orElseThrow();
+    String base = "0".repeat(64);
+    String isolatedIdentity = CanonicalJson.sha256Hex(tool.isolatedRecord(base));
+    assertThat(isolatedIdentity).isNotEqualTo(base).hasSize(64);
+    assertThat(tool.isolatedRecord(base).get("bwrap").asString())
+        .isEqualTo(FileIdentity.of(Bubblewrap.BWRAP).digest());
+    assertThat(OsProcessLauncher.create().isolator()).isEmpty();
+  }
+
+  @Test
   void aWorkerRunsUnderTheSameRules() throws Exception {
     Path worker = pkg.resolve("worker.py");
     Files.writeString(
         worker,
-        HOSTILE.replace("args = json.loads(sys.stdin.read())", "args = json.loads(sys.stdin.readline())")
-            .replace("print(json.dumps(out))", "print(json.dumps(out), flush=True)\nsys.stdin.read()"));
+        HOSTILE
+            .replace(
+                "args = json.loads(sys.stdin.read())", "args = json.loads(sys.stdin.readline())")
+            .replace(
+                "print(json.dumps(out))", "print(json.dumps(out), flush=True)\nsys.stdin.read()"));
     Files.setPosixFilePermissions(worker, PosixFilePermissions.fromString("rwxr-xr-x"));
     OsProcessLauncher launcher = isolated(IsolationPolicy.REQUIRED);
     byte[] stateBefore = Files.readAllBytes(state);
@@ -303,18 +348,19 @@ class IsolationTest {
           launcher.startLongLived(
               LaunchRequestBuilder.of(List.of(worker.toString()))
                   .environment(env())
-                  .executable(FileStamp.read(Path.of("/usr/bin/python3").toRealPath()).orElseThrow())
+                  .executable(
+                      FileStamp.read(Path.of("/usr/bin/python3").toRealPath()).orElseThrow())
                   .memoryLimit(256L << 20)
                   .build());
       assertThat(start).isInstanceOf(LongLivedProcess.Start.Running.class);
       LongLivedProcess process = ((LongLivedProcess.Start.Running) start).process();
       try {
         OutputStream in = process.stdin();
-        in.write((arguments(server.getLocalPort(), "loopx-scratch-" + UUID.randomUUID()) + "\n")
-            .getBytes(UTF_8));
+        in.write(
+            (arguments(server.getLocalPort(), "loopx-scratch-" + UUID.randomUUID()) + "\n")
+                .getBytes(UTF_8));
         in.flush();
-        String line =
-            new BufferedReader(new InputStreamReader(process.stdout(), UTF_8)).readLine();
+        String line = new BufferedReader(new InputStreamReader(process.stdout(), UTF_8)).readLine();
         JsonNode found = JSON.readTree(line);
         assertRefusedEverything(found);
         assertThat(found.get("connect").asString()).startsWith("refused:");
@@ -330,7 +376,8 @@ class IsolationTest {
     // A child JVM under setpriv as nobody, its class path copied where nobody can read it.
     Path cp = Files.createDirectories(base.resolve("cp"));
     open(cp);
-    List<String> command = new ArrayList<>(JavaCommand.of(IsolatedHostMain.class, OsProcessLauncher.class));
+    List<String> command =
+        new ArrayList<>(JavaCommand.of(IsolatedHostMain.class, OsProcessLauncher.class));
     int at = command.indexOf("-cp") + 1;
     List<String> entries = new ArrayList<>();
     int n = 0;
