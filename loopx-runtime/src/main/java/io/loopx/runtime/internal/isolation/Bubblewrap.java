@@ -1,13 +1,17 @@
 package io.loopx.runtime.internal.isolation;
 
-import io.loopx.runtime.internal.identity.FileIdentity;
-import io.loopx.runtime.internal.process.FileStamp;
+import io.loopx.api.json.CanonicalJson;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -292,41 +296,74 @@ public final class Bubblewrap {
   }
 
   private final Object digestLock = new Object();
-  private @Nullable FileStamp bwrapStamp;
+  private @Nullable String bwrapStamp;
   private @Nullable String bwrapDigest;
-  private @Nullable FileStamp setprivStamp;
+  private @Nullable String setprivStamp;
   private @Nullable String setprivDigest;
 
   /** The tool file's digest, hashed again only when its stamp changed. */
   private String digest(Path file) {
     synchronized (digestLock) {
       boolean isBwrap = file.equals(bwrap);
-      Optional<FileStamp> now;
-      try {
-        now = FileStamp.read(file);
-      } catch (IOException e) {
-        now = Optional.empty();
-      }
-      FileStamp last = isBwrap ? bwrapStamp : setprivStamp;
+      String now = stamp(file);
+      String last = isBwrap ? bwrapStamp : setprivStamp;
       String lastDigest = isBwrap ? bwrapDigest : setprivDigest;
-      if (now.isPresent() && lastDigest != null && now.get().equals(last)) {
+      if (lastDigest != null && now.equals(last)) {
         return lastDigest;
       }
-      String digest;
-      try {
-        digest = FileIdentity.of(file).digest();
-      } catch (RuntimeException e) {
-        // A tool that vanished: an identity no proof covers, so the doctor must run again.
-        digest = "missing";
-      }
+      String digest = fileIdentity(file);
       if (isBwrap) {
-        bwrapStamp = now.orElse(null);
+        bwrapStamp = now;
         bwrapDigest = digest;
       } else {
-        setprivStamp = now.orElse(null);
+        setprivStamp = now;
         setprivDigest = digest;
       }
       return digest;
+    }
+  }
+
+  /** Device, inode, size, modification and change time of {@code file}; "" when unreadable. */
+  private static String stamp(Path file) {
+    try {
+      return Files.readAttributes(file, "unix:dev,ino,size,lastModifiedTime,ctime").toString();
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
+
+  /**
+   * The file identity of {@code file} (docs/contract/doctor.md#file-identity): the SHA-256 of the
+   * canonical {@code {"schema_version":"loopx_runtime_entrypoint_identity_v1",
+   * "kind":"file_artifact","executable":..,"size":..,"content_sha256":..}}; {@code "missing"} for a
+   * tool that vanished (an identity no proof covers, so the doctor must run again).
+   */
+  static String fileIdentity(Path file) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      long size = 0;
+      try (InputStream in = Files.newInputStream(file)) {
+        byte[] buffer = new byte[65_536];
+        int n;
+        while ((n = in.read(buffer)) >= 0) {
+          sha.update(buffer, 0, n);
+          size += n;
+        }
+      }
+      ObjectNode record = JsonNodeFactory.instance.objectNode();
+      record.put("schema_version", "loopx_runtime_entrypoint_identity_v1");
+      record.put("kind", "file_artifact");
+      Set<PosixFilePermission> bits = Files.getPosixFilePermissions(file);
+      record.put(
+          "executable",
+          bits.contains(PosixFilePermission.OWNER_EXECUTE)
+              || bits.contains(PosixFilePermission.GROUP_EXECUTE)
+              || bits.contains(PosixFilePermission.OTHERS_EXECUTE));
+      record.put("size", size);
+      record.put("content_sha256", HexFormat.of().formatHex(sha.digest()));
+      return CanonicalJson.sha256Hex(record);
+    } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
+      return "missing";
     }
   }
 
