@@ -12,8 +12,9 @@ import java.util.Map;
 
 /**
  * A host JVM for {@link IsolationTest}, started as {@code nobody}: {@code PROVIDER ARGUMENTS} runs
- * one isolated call of {@code PROVIDER} with {@code ARGUMENTS} on stdin and prints one JSON line:
- * {@code {"host_uid": .., "isolation": .., "provider": <its stdout>}}.
+ * one isolated call of {@code PROVIDER} (its interpreter, {@code python3}, the expected executed
+ * file) with {@code ARGUMENTS} on stdin and prints one JSON line: {@code {"host_uid": ..,
+ * "isolation": .., "provider": <its stdout>}}.
  */
 public final class IsolatedHostMain {
   private IsolatedHostMain() {}
@@ -32,6 +33,7 @@ public final class IsolatedHostMain {
             LaunchRequestBuilder.of(List.of(args[0]))
                 .environment(Map.of("PATH", "/usr/bin:/bin", "HOME", System.getenv("HOME")))
                 .stdin(args[1].getBytes(UTF_8))
+                .executable(FileStamp.read(Path.of("/usr/bin/python3").toRealPath()).orElseThrow())
                 .timeout(Duration.ofSeconds(60))
                 .build());
     String uid = "?";
