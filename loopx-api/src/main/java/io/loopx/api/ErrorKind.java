@@ -74,7 +74,13 @@ public enum ErrorKind {
    * The warm workers of the provider failed to start three times in a row (docs/contract/
    * worker.md#failure); requests are refused until a doctor of the extension reports ready.
    */
-  PROVIDER_UNAVAILABLE;
+  PROVIDER_UNAVAILABLE,
+  /**
+   * The host requires isolation ({@code IsolationPolicy.REQUIRED}) and bubblewrap is missing or
+   * cannot isolate on this machine: nothing was started (docs/process.md#isolation).
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+  ISOLATION_UNAVAILABLE;
 
   /** Returns the snake_case name used on the wire, e.g. {@code manifest_invalid}. */
   public String wireName() {

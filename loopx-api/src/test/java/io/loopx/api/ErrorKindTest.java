@@ -51,7 +51,8 @@ class ErrorKindTest {
             "io_failed",
             "extension_enabled",
             "provider_busy",
-            "provider_unavailable");
+            "provider_unavailable",
+            "isolation_unavailable");
     // Exactly: a new kind needs its row in errors.md and its word here.
     assertThat(Arrays.stream(ErrorKind.values()).map(ErrorKind::wireName))
         .containsExactlyInAnyOrderElementsOf(spec);

@@ -274,6 +274,7 @@ public final class Loopx implements AutoCloseable {
     Optional<ProcessLauncher> launcher = Optional.empty();
     int providerPidsLimit = OsProcessLauncher.DEFAULT_PIDS_LIMIT;
     long providerMemoryLimit = OsProcessLauncher.DEFAULT_MEMORY_LIMIT;
+    IsolationPolicy isolation = IsolationPolicy.OFF;
     RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
     Map<String, String> hostEnvironment = System.getenv();
     boolean hostEnvironmentGiven;
@@ -437,6 +438,21 @@ public final class Loopx implements AutoCloseable {
                 + " bytes (16 MiB..64 GiB)");
       }
       this.providerMemoryLimit = bytes;
+      return this;
+    }
+
+    /**
+     * Sets whether the default launcher runs every provider call, doctor probe and warm worker
+     * isolated by the kernel through bubblewrap (docs/process.md#isolation): {@link
+     * IsolationPolicy#OFF} (the default), {@link IsolationPolicy#WHEN_AVAILABLE} or {@link
+     * IsolationPolicy#REQUIRED} (without a usable bubblewrap every call, probe and worker start
+     * fails with {@code isolation_unavailable} before anything runs). When isolation applies, the
+     * tool's bytes join every runtime identity, so proofs made without it are stale. Ignored with a
+     * host {@link #processLauncher}.
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+    public Builder isolation(IsolationPolicy policy) {
+      this.isolation = Arguments.required("isolation policy", policy);
       return this;
     }
 

@@ -15,6 +15,7 @@ import io.loopx.runtime.internal.run.StandaloneRun;
 import io.loopx.runtime.internal.run.TraceSource;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.internal.state.IdentityCacheFile;
+import io.loopx.runtime.spi.ProcessLauncher;
 import io.loopx.runtime.state.ActivationStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,13 +53,23 @@ final class Wiring {
                 IdentityCacheFile.in(
                     Objects.requireNonNull(file.stateFile().getParent(), "state directory")))
             : IdentityCache.inMemory();
+    ProcessLauncher launcher =
+        b.launcher.orElseGet(
+            () ->
+                OsProcessLauncher.builder()
+                    .pidsLimit(b.providerPidsLimit)
+                    .isolation(b.isolation)
+                    .build());
     RuntimeResolver resolver = RuntimeResolver.of(environment).withCache(identities);
+    // Isolated calls run the tool too: its bytes join every runtime identity (docs/process.md).
+    if (launcher instanceof OsProcessLauncher os && os.isolator().isPresent()) {
+      resolver = resolver.isolatedBy(os.isolator().get());
+    }
     Freshness freshness = new Freshness(resolver, fileSystem);
     this.observer = new Observer(b.listeners, b.observers, b.logger);
     this.providers =
         new ProviderLaunch(
-            b.launcher.orElseGet(
-                () -> OsProcessLauncher.builder().pidsLimit(b.providerPidsLimit).build()),
+            launcher,
             b.providerEnvironment.filter(b.hostEnvironment),
             environment.searchPath(),
             b.providerStderrTail,

@@ -5,12 +5,14 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.api.envelope.ExecutionEnvelope;
 import io.loopx.api.manifest.RuntimeSpec;
+import io.loopx.runtime.IsolationPolicy;
 import io.loopx.runtime.RuntimeEnvironment;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -56,11 +58,31 @@ final class ConformancePlan {
       Optional<Binding> binding,
       Optional<Path> effectMarker,
       Map<String, String> hostEnvironment,
-      RuntimeEnvironment runtimeEnvironment) {
+      RuntimeEnvironment runtimeEnvironment,
+      IsolationPolicy isolation) {
     /** Copies the request and the environment. */
     public Setup {
       request = request.deepCopy();
       hostEnvironment = Map.copyOf(hostEnvironment);
+      Objects.requireNonNull(isolation, "isolation");
+    }
+
+    /** A setup without isolation. */
+    public Setup(
+        LoadedManifest manifest,
+        ObjectNode request,
+        Optional<Binding> binding,
+        Optional<Path> effectMarker,
+        Map<String, String> hostEnvironment,
+        RuntimeEnvironment runtimeEnvironment) {
+      this(
+          manifest,
+          request,
+          binding,
+          effectMarker,
+          hostEnvironment,
+          runtimeEnvironment,
+          IsolationPolicy.OFF);
     }
 
     @Override

@@ -3,7 +3,9 @@ package io.loopx.runtime.conformance;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
+import io.loopx.runtime.spi.Isolation;
 import java.util.List;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -21,4 +23,14 @@ public interface ConformanceReceipt extends Receipt {
 
   /** Returns every check, in the order they ran. */
   List<ConformanceCheck> checks();
+
+  /**
+   * Returns the isolation the checks ran under ({@code isolation}: {@code bwrap}, or {@code none}
+   * when {@link ProviderConformance.Builder#isolation} asked for it and no usable tool was found);
+   * empty, and the field absent, for a preview and when isolation was off.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+  default Optional<Isolation> isolation() {
+    return Optional.empty();
+  }
 }

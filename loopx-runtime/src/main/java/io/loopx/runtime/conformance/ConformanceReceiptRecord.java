@@ -2,14 +2,20 @@ package io.loopx.runtime.conformance;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Mode;
+import io.loopx.runtime.spi.Isolation;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The one implementation of {@link ConformanceReceipt} (package-private). */
-record ConformanceReceiptRecord(Mode mode, ExtensionId extensionId, List<ConformanceCheck> checks)
+record ConformanceReceiptRecord(
+    Mode mode,
+    ExtensionId extensionId,
+    List<ConformanceCheck> checks,
+    Optional<Isolation> isolation)
     implements ConformanceReceipt {
   /** The receipt's {@code schema_version}. */
   static final String SCHEMA = "loopx_extension_verify_v0";
@@ -18,6 +24,12 @@ record ConformanceReceiptRecord(Mode mode, ExtensionId extensionId, List<Conform
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(extensionId, "extensionId");
     checks = List.copyOf(checks);
+    Objects.requireNonNull(isolation, "isolation");
+  }
+
+  /** A receipt without an isolation (a preview, or checks run with isolation off). */
+  ConformanceReceiptRecord(Mode mode, ExtensionId extensionId, List<ConformanceCheck> checks) {
+    this(mode, extensionId, checks, Optional.empty());
   }
 
   @Override
@@ -37,6 +49,7 @@ record ConformanceReceiptRecord(Mode mode, ExtensionId extensionId, List<Conform
     o.put("schema_version", SCHEMA);
     o.put("dry_run", !mode.executes());
     o.put("extension_id", extensionId.value());
+    isolation.ifPresent(i -> o.put("isolation", i.wireName()));
     ArrayNode array = o.putArray("checks");
     for (ConformanceCheck c : checks) {
       array

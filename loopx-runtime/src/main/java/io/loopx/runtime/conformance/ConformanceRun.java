@@ -70,13 +70,13 @@ final class ConformanceRun {
   }
 
   /**
-   * Runs every check with {@code scratch} (an empty directory) as the scratch root and returns the
-   * results in order.
+   * Runs every check with {@code scratch} (an empty directory) as the scratch root, each launch
+   * through {@code launcher} (isolated when its policy says so), and returns the results in order.
    *
    * @throws LoopxException {@code request_invalid} when the setup cannot be checked (see {@link
    *     ConformancePlan#of}), or the effect marker exists before the first request
    */
-  public static List<ConformanceCheck> run(Setup setup, Path scratch) {
+  public static List<ConformanceCheck> run(Setup setup, Path scratch, OsProcessLauncher launcher) {
     Map<Check, Optional<String>> plan = ConformancePlan.of(setup);
     if (setup.effectMarker().isPresent()
         && Files.exists(setup.effectMarker().get(), LinkOption.NOFOLLOW_LINKS)) {
@@ -86,10 +86,11 @@ final class ConformanceRun {
               + setup.effectMarker().get()
               + "` exists before any request; remove it first");
     }
-    return new ConformanceRun(setup).execute(plan, scratch);
+    return new ConformanceRun(setup).execute(plan, scratch, launcher);
   }
 
-  private List<ConformanceCheck> execute(Map<Check, Optional<String>> plan, Path scratch) {
+  private List<ConformanceCheck> execute(
+      Map<Check, Optional<String>> plan, Path scratch, OsProcessLauncher launcher) {
     plan.forEach((c, skip) -> skip.ifPresent(why -> record(c, CheckStatus.SKIPPED, why)));
     Path home = directory(scratch.resolve("home"));
     Path work = directory(scratch.resolve("work"));
@@ -115,8 +116,7 @@ final class ConformanceRun {
       }
       return ordered();
     }
-    ProviderLaunch launch =
-        new ProviderLaunch(OsProcessLauncher.create(), environment, searchPath, true);
+    ProviderLaunch launch = new ProviderLaunch(launcher, environment, searchPath, true);
     try {
       Calls calls = new Calls(launch, resolved, work, environment, searchPath);
       doctor(calls, home, work);

@@ -3,8 +3,10 @@ package io.loopx.runtime.conformance;
 import io.loopx.api.ActionToken;
 import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
+import io.loopx.runtime.IsolationPolicy;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.RuntimeEnvironment;
+import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.manifest.LoadedManifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -85,9 +87,16 @@ public final class ProviderConformance {
       throw new LoopxException(
           ErrorKind.IO_FAILED, "cannot create a scratch directory: " + e.getMessage(), e);
     }
+    OsProcessLauncher launcher = OsProcessLauncher.builder().isolation(setup.isolation()).build();
     try {
+      List<ConformanceCheck> checks = ConformanceRun.run(setup, scratch, launcher);
       return new ConformanceReceiptRecord(
-          Mode.EXECUTE, setup.manifest().manifest().id(), ConformanceRun.run(setup, scratch));
+          Mode.EXECUTE,
+          setup.manifest().manifest().id(),
+          checks,
+          setup.isolation() == IsolationPolicy.OFF
+              ? Optional.empty()
+              : Optional.of(launcher.isolation()));
     } finally {
       delete(scratch);
     }
@@ -125,6 +134,7 @@ public final class ProviderConformance {
     private Optional<Path> effectMarker = Optional.empty();
     private Map<String, String> hostEnvironment = System.getenv();
     private RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
+    private IsolationPolicy isolation = IsolationPolicy.OFF;
 
     private Builder(LoadedManifest manifest, ObjectNode request) {
       this.manifest = Objects.requireNonNull(manifest, "manifest");
@@ -159,6 +169,18 @@ public final class ProviderConformance {
     }
 
     /**
+     * Sets whether the provider is launched isolated, as a host with this policy launches it
+     * (docs/process.md#isolation); the receipt then says which isolation applied. Default {@link
+     * IsolationPolicy#OFF}. With {@link IsolationPolicy#REQUIRED} and no usable tool, {@link
+     * ProviderConformance#verify} fails with {@code isolation_unavailable} before anything runs.
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+    public Builder isolation(IsolationPolicy policy) {
+      this.isolation = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
      * Builds the check.
      *
      * @throws LoopxException {@code request_invalid} as {@link ProviderConformance#verify}
@@ -166,7 +188,13 @@ public final class ProviderConformance {
     public ProviderConformance build() {
       ConformancePlan.Setup setup =
           new ConformancePlan.Setup(
-              manifest, request, binding, effectMarker, hostEnvironment, runtimeEnvironment);
+              manifest,
+              request,
+              binding,
+              effectMarker,
+              hostEnvironment,
+              runtimeEnvironment,
+              isolation);
       ConformancePlan.of(setup);
       return new ProviderConformance(setup);
     }

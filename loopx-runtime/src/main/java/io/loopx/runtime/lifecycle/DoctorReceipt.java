@@ -3,6 +3,7 @@ package io.loopx.runtime.lifecycle;
 import io.loopx.api.ExtensionId;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.Isolation;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -54,4 +55,13 @@ public interface DoctorReceipt extends Receipt {
   /** Returns the memory limit of the probe's processes in bytes; empty when none applied. */
   @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   OptionalLong memoryLimitBytes();
+
+  /**
+   * Returns what isolated the probe's processes ({@code isolation}, docs/process.md#isolation):
+   * empty, and the field absent, when no probe ran or the host's isolation policy is off.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+  default Optional<Isolation> isolation() {
+    return Optional.empty();
+  }
 }

@@ -6,6 +6,7 @@ import io.loopx.api.Revision;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.Receipt;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.Isolation;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apiguardian.api.API;
@@ -54,4 +55,14 @@ public interface RunReceipt extends Receipt {
    */
   @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   OptionalLong memoryLimitBytes();
+
+  /**
+   * Returns what isolated the provider's processes ({@code isolation}, docs/process.md#isolation):
+   * empty, and the field absent, for a preview, an in-process provider, or a host whose isolation
+   * policy is off.
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+  default Optional<Isolation> isolation() {
+    return Optional.empty();
+  }
 }

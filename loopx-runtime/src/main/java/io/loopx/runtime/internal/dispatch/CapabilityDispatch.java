@@ -32,6 +32,7 @@ import io.loopx.runtime.internal.run.RequestBody;
 import io.loopx.runtime.internal.state.ExtensionRecords;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.Isolation;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.ExtensionRecord;
@@ -153,6 +154,7 @@ public final class CapabilityDispatch {
     ExtensionId envelopeId = ExtensionId.of(provider.id());
     ProviderOutcome outcome;
     Optional<Containment> containment = Optional.empty();
+    Optional<Isolation> isolation = Optional.empty();
     OptionalLong memoryLimit = OptionalLong.empty();
     if (extension) {
       // A subprocess reads the bound request's bytes: written (and size-checked) once here.
@@ -164,6 +166,7 @@ public final class CapabilityDispatch {
             runExtension(
                 envelopeId, revision, current.state(), request, bound, deadline, oneShot, facts);
         containment = providers.containment();
+        isolation = providers.reportedIsolation();
         memoryLimit =
             provider
                 .manifest()
@@ -195,7 +198,8 @@ public final class CapabilityDispatch {
         mode,
         outcome,
         containment,
-        memoryLimit);
+        memoryLimit,
+        isolation);
   }
 
   private ProviderOutcome runExtension(

@@ -11,6 +11,7 @@ import io.loopx.runtime.internal.outcome.ProviderOutcomeRecord;
 import io.loopx.runtime.internal.outcome.ReceiptFields;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.Isolation;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -30,6 +31,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param outcome what the provider did
  * @param containment how the provider's processes were contained
  * @param memoryLimitBytes the memory limit that applied
+ * @param isolation what isolated the provider's processes; empty when the host's policy is off
  */
 @API(status = API.Status.INTERNAL, since = "1.0")
 public record DispatchReceiptRecord(
@@ -41,7 +43,8 @@ public record DispatchReceiptRecord(
     Mode mode,
     ProviderOutcome outcome,
     Optional<Containment> containment,
-    OptionalLong memoryLimitBytes)
+    OptionalLong memoryLimitBytes,
+    Optional<Isolation> isolation)
     implements DispatchReceipt {
   static final String SCHEMA_VERSION = "loopx_capability_dispatch_v0";
 
@@ -56,6 +59,31 @@ public record DispatchReceiptRecord(
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(containment, "containment");
     Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
+    Objects.requireNonNull(isolation, "isolation");
+  }
+
+  /** Creates a receipt without an {@link #isolation()}. */
+  public DispatchReceiptRecord(
+      CapabilityId capabilityId,
+      ProtocolId protocol,
+      ActionToken action,
+      ProviderId providerId,
+      Revision revision,
+      Mode mode,
+      ProviderOutcome outcome,
+      Optional<Containment> containment,
+      OptionalLong memoryLimitBytes) {
+    this(
+        capabilityId,
+        protocol,
+        action,
+        providerId,
+        revision,
+        mode,
+        outcome,
+        containment,
+        memoryLimitBytes,
+        Optional.empty());
   }
 
   @Override
@@ -82,6 +110,7 @@ public record DispatchReceiptRecord(
     o.put("executed", mode.executes());
     ProviderOutcomeRecord.writeTo(outcome, o);
     ReceiptFields.writeContainment(o, containment, memoryLimitBytes);
+    ReceiptFields.writeIsolation(o, isolation);
     return o;
   }
 }

@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.identity;
 import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.runtime.RuntimeEnvironment;
+import io.loopx.runtime.internal.isolation.Bubblewrap;
 import io.loopx.runtime.internal.process.FileStamp;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,6 +58,9 @@ public final class RuntimeResolver {
    */
   private final ConcurrentHashMap<Path, Resolution> launchers;
 
+  /** When present, every identity is folded with the isolation tool's ({@link #isolatedBy}). */
+  private final Optional<Bubblewrap> isolation;
+
   /** A launcher's resolution and the scans it was made from. */
   private record Resolution(
       String launcherDigest,
@@ -82,7 +86,9 @@ public final class RuntimeResolver {
       Optional<IdentityCache> cache,
       ConcurrentHashMap<String, Derived> derived,
       ConcurrentHashMap<Path, Resolution> launchers,
-      Optional<Map<Path, ScanResult>> pass) {
+      Optional<Map<Path, ScanResult>> pass,
+      Optional<Bubblewrap> isolation) {
+    this.isolation = isolation;
     this.environment = Objects.requireNonNull(environment, "environment");
     this.cache = cache;
     this.derived = derived;
@@ -92,12 +98,27 @@ public final class RuntimeResolver {
 
   /** Returns a resolver for {@code environment} that hashes every file it identifies. */
   public static RuntimeResolver of(RuntimeEnvironment environment) {
+    return ofIsolation(environment, Optional.empty());
+  }
+
+  /**
+   * Returns this resolver with every identity folded with {@code tool}'s ({@link
+   * Bubblewrap#isolatedIdentity}): the resolver of a host whose providers run isolated, so that
+   * enabling isolation or upgrading the tool makes proofs stale (docs/contract/doctor.md).
+   */
+  public RuntimeResolver isolatedBy(Bubblewrap tool) {
+    return new RuntimeResolver(environment, cache, derived, launchers, pass, Optional.of(tool));
+  }
+
+  private static RuntimeResolver ofIsolation(
+      RuntimeEnvironment environment, Optional<Bubblewrap> isolation) {
     return new RuntimeResolver(
         environment,
         Optional.empty(),
         new ConcurrentHashMap<>(),
         new ConcurrentHashMap<>(),
-        Optional.empty());
+        Optional.empty(),
+        isolation);
   }
 
   /**
@@ -106,7 +127,7 @@ public final class RuntimeResolver {
    */
   public RuntimeResolver withCache(IdentityCache cache) {
     return new RuntimeResolver(
-        environment, Optional.of(cache), derived, launchers, Optional.empty());
+        environment, Optional.of(cache), derived, launchers, Optional.empty(), isolation);
   }
 
   /**
@@ -116,7 +137,8 @@ public final class RuntimeResolver {
   public RuntimeResolver uncached() {
     return cache.isEmpty() && pass.isEmpty()
         ? this
-        : new RuntimeResolver(environment, Optional.empty(), derived, launchers, Optional.empty());
+        : new RuntimeResolver(
+            environment, Optional.empty(), derived, launchers, Optional.empty(), isolation);
   }
 
   /**
@@ -127,7 +149,7 @@ public final class RuntimeResolver {
    */
   public RuntimeResolver forOnePass() {
     return new RuntimeResolver(
-        environment, cache, derived, launchers, Optional.of(new HashMap<>()));
+        environment, cache, derived, launchers, Optional.of(new HashMap<>()), isolation);
   }
 
   /** Returns the cache this resolver identifies files through, if any. */
@@ -173,6 +195,24 @@ public final class RuntimeResolver {
    *     be read
    */
   public RuntimeResolution resolve(LaunchTarget target, Path manifestDirectory) {
+    return isolated(resolveUnisolated(target, manifestDirectory));
+  }
+
+  /** Returns {@code resolution} with its identity folded with the isolation tool's, if any. */
+  private RuntimeResolution isolated(RuntimeResolution resolution) {
+    if (isolation.isEmpty() || !(resolution instanceof RuntimeResolution.Resolved r)) {
+      return resolution;
+    }
+    ObjectNode record = isolation.get().isolatedRecord(r.identity().value());
+    return new RuntimeResolution.Resolved(
+        r.savedPath(),
+        r.commandPrefix(),
+        RuntimeIdentity.ofRecord(record),
+        CanonicalJson.toText(record),
+        r.stamps());
+  }
+
+  private RuntimeResolution resolveUnisolated(LaunchTarget target, Path manifestDirectory) {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(manifestDirectory, "manifestDirectory");
     if (target instanceof LaunchTarget.JavaMain javaMain) {
@@ -206,6 +246,11 @@ public final class RuntimeResolver {
    *     be read
    */
   public RuntimeResolution resolveSaved(LaunchTarget target, Optional<Path> entrypointPath) {
+    return isolated(resolveSavedUnisolated(target, entrypointPath));
+  }
+
+  private RuntimeResolution resolveSavedUnisolated(
+      LaunchTarget target, Optional<Path> entrypointPath) {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(entrypointPath, "entrypointPath");
     if (target instanceof LaunchTarget.JavaMain javaMain) {

@@ -6,7 +6,7 @@ import org.apiguardian.api.API;
 
 /**
  * One host directory made visible inside an isolated provider's mount view, at the same path:
- * read-only, or writable (docs/process.md).
+ * read-only, or writable (docs/process.md#isolation).
  *
  * @param hostPath the absolute host directory
  * @param writable whether the provider may write to it

@@ -81,7 +81,8 @@ final class DoctorLadder {
         outcome.stderrTail(),
         Optional.empty(),
         outcome.memoryLimit(),
-        outcome.handshakeLine());
+        outcome.handshakeLine(),
+        outcome.isolation());
   }
 
   /** A packet of a revision the ladder stopped before the probe: no probe ran. */

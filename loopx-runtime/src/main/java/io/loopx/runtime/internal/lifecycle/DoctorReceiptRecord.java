@@ -7,6 +7,7 @@ import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
 import io.loopx.runtime.lifecycle.DoctorStatus;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.Isolation;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -40,7 +41,8 @@ record DoctorReceiptRecord(
     Optional<String> stderrTail,
     Optional<EntrypointLookup> entrypointLookup,
     OptionalLong memoryLimitBytes,
-    Optional<String> handshakeLine)
+    Optional<String> handshakeLine,
+    Optional<Isolation> isolation)
     implements DoctorReceipt {
 
   /** The packet schema version. */
@@ -59,6 +61,7 @@ record DoctorReceiptRecord(
     Objects.requireNonNull(entrypointLookup, "entrypointLookup");
     Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
     Objects.requireNonNull(handshakeLine, "handshakeLine");
+    Objects.requireNonNull(isolation, "isolation");
   }
 
   /** Returns a packet of a revision no probe ran for: no identity verified, no diagnostics. */
@@ -84,6 +87,7 @@ record DoctorReceiptRecord(
         Optional.empty(),
         lookup,
         OptionalLong.empty(),
+        Optional.empty(),
         Optional.empty());
   }
 
@@ -148,6 +152,7 @@ record DoctorReceiptRecord(
     o.put("failure_kind", failure.map(DoctorFailure::wireName).orElse(null));
     o.put("external_writes_performed", false);
     ReceiptFields.writeContainment(o, containment, memoryLimitBytes);
+    ReceiptFields.writeIsolation(o, isolation);
     if (exitCode.isPresent()) {
       o.put("exit_code", exitCode.getAsInt());
     } else {

@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.lifecycle;
 import io.loopx.runtime.internal.process.StderrTail;
 import io.loopx.runtime.lifecycle.DoctorFailure;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.Isolation;
 import io.loopx.runtime.spi.LaunchResult;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import java.util.OptionalLong;
  * @param stderrTail the tail of the probe's stderr, when it wrote any that was kept
  * @param memoryLimit the memory limit that applied to the probe, in bytes, when one did
  * @param handshakeLine the start of the worker check's first line, when it was not a handshake
+ * @param isolation what isolated the probe, when the host's isolation policy is not off
  */
 public record ProbeOutcome(
     Optional<DoctorFailure> failure,
@@ -26,7 +28,8 @@ public record ProbeOutcome(
     OptionalInt exitCode,
     Optional<String> stderrTail,
     OptionalLong memoryLimit,
-    Optional<String> handshakeLine) {
+    Optional<String> handshakeLine,
+    Optional<Isolation> isolation) {
   /** A probe that exited 0 in time with an unchanged identity (nothing else stated). */
   public static final ProbeOutcome PASSED =
       new ProbeOutcome(Optional.empty(), Optional.empty(), OptionalInt.empty(), Optional.empty());
@@ -40,6 +43,17 @@ public record ProbeOutcome(
     this(failure, containment, exitCode, stderrTail, OptionalLong.empty(), Optional.empty());
   }
 
+  /** An outcome without an isolation. */
+  public ProbeOutcome(
+      Optional<DoctorFailure> failure,
+      Optional<Containment> containment,
+      OptionalInt exitCode,
+      Optional<String> stderrTail,
+      OptionalLong memoryLimit,
+      Optional<String> handshakeLine) {
+    this(failure, containment, exitCode, stderrTail, memoryLimit, handshakeLine, Optional.empty());
+  }
+
   /** Rejects nulls. */
   public ProbeOutcome {
     Objects.requireNonNull(failure, "failure");
@@ -48,6 +62,7 @@ public record ProbeOutcome(
     Objects.requireNonNull(stderrTail, "stderrTail");
     Objects.requireNonNull(memoryLimit, "memoryLimit");
     Objects.requireNonNull(handshakeLine, "handshakeLine");
+    Objects.requireNonNull(isolation, "isolation");
   }
 
   /** Returns a failed outcome (nothing else stated). */
@@ -58,12 +73,20 @@ public record ProbeOutcome(
 
   /** Returns this outcome with {@code containment}. */
   public ProbeOutcome contained(Optional<Containment> containment) {
-    return new ProbeOutcome(failure, containment, exitCode, stderrTail, memoryLimit, handshakeLine);
+    return new ProbeOutcome(
+        failure, containment, exitCode, stderrTail, memoryLimit, handshakeLine, isolation);
   }
 
   /** Returns this outcome with {@code containment} and {@code memoryLimit}. */
   public ProbeOutcome contained(Optional<Containment> containment, OptionalLong memoryLimit) {
-    return new ProbeOutcome(failure, containment, exitCode, stderrTail, memoryLimit, handshakeLine);
+    return new ProbeOutcome(
+        failure, containment, exitCode, stderrTail, memoryLimit, handshakeLine, isolation);
+  }
+
+  /** Returns this outcome with {@code isolation}. */
+  public ProbeOutcome isolated(Optional<Isolation> isolation) {
+    return new ProbeOutcome(
+        failure, containment, exitCode, stderrTail, memoryLimit, handshakeLine, isolation);
   }
 
   /** Returns this outcome with the exit code and stderr tail of {@code result}. */
@@ -74,7 +97,8 @@ public record ProbeOutcome(
         result.exitCode(),
         StderrTail.of(result.stderr()),
         memoryLimit,
-        handshakeLine);
+        handshakeLine,
+        isolation);
   }
 
   /** Returns whether the probe passed. */

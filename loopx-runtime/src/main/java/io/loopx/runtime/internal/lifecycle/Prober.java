@@ -89,7 +89,10 @@ final class Prober {
     }
     return new Observation(
         runtime,
-        Optional.of(outcome.contained(providers.containment(), providers.memoryLimit(spec))));
+        Optional.of(
+            outcome
+                .contained(providers.containment(), providers.memoryLimit(spec))
+                .isolated(providers.reportedIsolation())));
   }
 
   /** The probe outcome with what the probe (or the failed worker) said. */

@@ -3,6 +3,7 @@ package io.loopx.runtime.internal.outcome;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunStatus;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.Isolation;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apiguardian.api.API;
@@ -16,6 +17,15 @@ public final class ReceiptFields {
   /** Whether a call ended well: it succeeded or, for a preview, would be attempted. */
   public static boolean ok(ProviderOutcome outcome) {
     return outcome.status() == RunStatus.SUCCEEDED || outcome.status() == RunStatus.READY;
+  }
+
+  /**
+   * Writes {@code isolation} (what isolated the provider's processes) into {@code receipt} when the
+   * host chose an isolation policy other than off; absent otherwise, so that receipts of hosts
+   * without isolation are unchanged (docs/contract/run.md).
+   */
+  public static void writeIsolation(ObjectNode receipt, Optional<Isolation> isolation) {
+    isolation.ifPresent(i -> receipt.put("isolation", i.wireName()));
   }
 
   /**

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The contained start a one-shot call ({@link OsProcessLauncher#launch}) and a warm worker ({@link
@@ -35,22 +36,34 @@ final class ContainedStart {
    * @param command the command line that was started
    */
   record Started(
-      Process process, Optional<CallCgroup> cgroup, Optional<Keeper> keeper, List<String> command)
+      Process process,
+      Optional<CallCgroup> cgroup,
+      Optional<Keeper> keeper,
+      List<String> command,
+      boolean isolated)
       implements Result {
 
     /**
      * Checks that the process executes {@code request}'s expected file, by the request's timeout
-     * counted from {@code started}; undecided when the request names none.
+     * counted from {@code started}; undecided when the request names none. An isolated process is
+     * bubblewrap, which stays the parent: the provider is its grandchild (bubblewrap's reaper, pid
+     * 1 of the new pid namespace, forks it), found through {@code /proc/PID/task/PID/children}.
      */
     ExecutedFile.Verdict executed(ExecutedFile check, LaunchRequest request, long started) {
       Optional<FileStamp> expected = LaunchRequestRecord.stampOf(request);
-      return expected.isPresent()
-          ? check.check(
-              process.pid(),
-              expected.get(),
-              command,
-              started + LaunchSupport.saturatedNanos(request.timeout()))
-          : new ExecutedFile.Verdict.Undecided("no expected file");
+      if (expected.isEmpty()) {
+        return new ExecutedFile.Verdict.Undecided("no expected file");
+      }
+      long deadline = started + LaunchSupport.saturatedNanos(request.timeout());
+      long pid = process.pid();
+      if (isolated) {
+        OptionalLong inner = ExecutedFile.grandchild(pid, deadline);
+        if (inner.isEmpty()) {
+          return new ExecutedFile.Verdict.Undecided("no isolated provider process found");
+        }
+        pid = inner.getAsLong();
+      }
+      return check.check(pid, expected.get(), command, deadline);
     }
   }
 
@@ -64,6 +77,8 @@ final class ContainedStart {
   /**
    * Starts {@code request}'s argv in {@code directory} as described above.
    *
+   * @param sandbox when present, the isolation argv placed between {@code setsid -w --} and the
+   *     program (docs/process.md#isolation)
    * @param whose names the cgroup in failure messages ({@code call's}, {@code worker's})
    * @param keeperPatience when present, a {@link Keeper} is started for the cgroup, and released
    *     with this patience when the process cannot start
@@ -74,6 +89,7 @@ final class ContainedStart {
       Path directory,
       List<String> prefix,
       Path setsid,
+      Optional<List<String>> sandbox,
       Enclosure enclosure,
       int pidsLimit,
       String whose,
@@ -88,6 +104,7 @@ final class ContainedStart {
     command.add(setsid.toString());
     command.add("-w");
     command.add("--");
+    sandbox.ifPresent(command::addAll);
     command.add(found.program().get().toString());
     command.addAll(request.argv().subList(1, request.argv().size()));
     Optional<String> unencodable = LaunchSupport.unencodable(command, request.environment());
@@ -131,6 +148,6 @@ final class ContainedStart {
       keeper.ifPresent(k -> k.release(keeperPatience.orElseThrow()));
       return new NotStarted("cannot start `" + program + "`: " + e.getMessage());
     }
-    return new Started(process, cgroup, keeper, builder.command());
+    return new Started(process, cgroup, keeper, builder.command(), sandbox.isPresent());
   }
 }

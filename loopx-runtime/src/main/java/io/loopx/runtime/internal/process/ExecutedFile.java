@@ -1,5 +1,6 @@
 package io.loopx.runtime.internal.process;
 
+import io.loopx.runtime.internal.isolation.Bubblewrap;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.Charset;
@@ -11,6 +12,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
@@ -62,14 +64,62 @@ final class ExecutedFile {
     return new ExecutedFile(keys, Files.exists(Path.of("/proc/self/exe")));
   }
 
-  /** The stage programs of this JVM: {@code setsid}, {@code sh}, {@code env}, jspawnhelper. */
+  /**
+   * The stage programs of this JVM: {@code setsid}, {@code sh}, {@code env}, jspawnhelper, and the
+   * isolation tool's {@code setpriv} and {@code bwrap} at their fixed paths.
+   */
   static ExecutedFile forThisJvm() {
     List<Path> stages =
         new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "lib", "jspawnhelper")));
     for (String tool : List.of("setsid", "sh", "env")) {
       LaunchSupport.findTool(tool).ifPresent(stages::add);
     }
+    stages.add(Bubblewrap.SETPRIV);
+    stages.add(Bubblewrap.BWRAP);
     return of(stages);
+  }
+
+  /**
+   * Returns the first child of the first child of {@code pid} (an isolated provider under
+   * bubblewrap and its reaper), waiting for it no longer than {@link #STAGE_BOUND} and not past
+   * {@code deadlineNanos}; empty when {@code pid} ended first, {@code /proc} lacks {@code
+   * children}, or the bound passed.
+   */
+  static OptionalLong grandchild(long pid, long deadlineNanos) {
+    long start = System.nanoTime();
+    long bound = Math.min(deadlineNanos - start, STAGE_BOUND.toNanos());
+    for (int round = 0; ; round++) {
+      OptionalLong child = firstChild(pid);
+      if (child.isPresent()) {
+        OptionalLong grand = firstChild(child.getAsLong());
+        if (grand.isPresent()) {
+          return grand;
+        }
+      }
+      if (!Files.exists(Path.of("/proc", Long.toString(pid)))
+          || System.nanoTime() - start >= bound) {
+        return OptionalLong.empty();
+      }
+      if (round < SPINS) {
+        Thread.onSpinWait();
+      } else {
+        LockSupport.parkNanos(PARK_NANOS);
+      }
+    }
+  }
+
+  private static OptionalLong firstChild(long pid) {
+    String p = Long.toString(pid);
+    try {
+      String text = Files.readString(Path.of("/proc", p, "task", p, "children")).trim();
+      if (text.isEmpty()) {
+        return OptionalLong.empty();
+      }
+      int space = text.indexOf(' ');
+      return OptionalLong.of(Long.parseLong(space < 0 ? text : text.substring(0, space)));
+    } catch (IOException | RuntimeException e) {
+      return OptionalLong.empty();
+    }
   }
 
   /** What the check found. */

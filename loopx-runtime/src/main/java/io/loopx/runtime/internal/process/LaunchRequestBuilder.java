@@ -1,5 +1,6 @@
 package io.loopx.runtime.internal.process;
 
+import io.loopx.runtime.internal.isolation.IsolationPlan;
 import io.loopx.runtime.spi.LaunchRequest;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +28,7 @@ public final class LaunchRequestBuilder {
   private int stderrLimit = LaunchRequest.DEFAULT_OUTPUT_LIMIT;
   private Optional<FileStamp> executable = Optional.empty();
   private OptionalLong memoryLimit = OptionalLong.empty();
+  private IsolationPlan isolation = IsolationPlan.NONE_DECLARED;
 
   private LaunchRequestBuilder(List<String> argv) {
     this.argv = new ArrayList<>(Objects.requireNonNull(argv, "argv"));
@@ -85,6 +87,15 @@ public final class LaunchRequestBuilder {
     return this;
   }
 
+  /**
+   * Sets what the provider may reach when the launcher isolates it. Default: {@link
+   * IsolationPlan#NONE_DECLARED}.
+   */
+  public LaunchRequestBuilder isolation(IsolationPlan plan) {
+    this.isolation = Objects.requireNonNull(plan, "plan");
+    return this;
+  }
+
   /** Builds and validates the request (see {@link LaunchRequestRecord#LaunchRequestRecord}). */
   public LaunchRequest build() {
     return new LaunchRequestRecord(
@@ -96,6 +107,7 @@ public final class LaunchRequestBuilder {
         stdoutLimit,
         stderrLimit,
         executable,
-        memoryLimit);
+        memoryLimit,
+        isolation);
   }
 }

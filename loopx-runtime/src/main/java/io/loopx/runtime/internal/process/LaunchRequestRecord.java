@@ -2,6 +2,7 @@ package io.loopx.runtime.internal.process;
 
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.internal.Durations;
+import io.loopx.runtime.internal.isolation.IsolationPlan;
 import io.loopx.runtime.spi.LaunchRequest;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -30,6 +31,7 @@ import org.jspecify.annotations.Nullable;
  * @param stamp the stamp of the file the kernel must be executing once the program runs, taken when
  *     it was hashed; empty for no check
  * @param memoryLimit the memory limit, at least {@value #MIN_MEMORY_LIMIT}; empty for none
+ * @param isolation what the provider may reach when the launcher isolates it (docs/process.md)
  */
 // Arrays as components: the accessors copy and equals/hashCode/toString are overridden.
 @SuppressWarnings("ArrayRecordComponent")
@@ -43,7 +45,8 @@ public record LaunchRequestRecord(
     int stdoutLimit,
     int stderrLimit,
     Optional<FileStamp> stamp,
-    OptionalLong memoryLimit)
+    OptionalLong memoryLimit,
+    IsolationPlan isolation)
     implements LaunchRequest {
 
   /** The largest accepted output limit (the limit plus one byte must fit an array). */
@@ -97,6 +100,31 @@ public record LaunchRequestRecord(
           Long.toString(memoryLimit.getAsLong()),
           "must be at least " + MIN_MEMORY_LIMIT + " bytes");
     }
+    Objects.requireNonNull(isolation, "isolation");
+  }
+
+  /** A request with {@link IsolationPlan#NONE_DECLARED}. */
+  public LaunchRequestRecord(
+      List<String> argv,
+      Map<String, String> environment,
+      Optional<Path> workingDirectory,
+      byte[] stdin,
+      Duration timeout,
+      int stdoutLimit,
+      int stderrLimit,
+      Optional<FileStamp> stamp,
+      OptionalLong memoryLimit) {
+    this(
+        argv,
+        environment,
+        workingDirectory,
+        stdin,
+        timeout,
+        stdoutLimit,
+        stderrLimit,
+        stamp,
+        memoryLimit,
+        IsolationPlan.NONE_DECLARED);
   }
 
   /** A request without a {@link #memoryLimit()}. */
@@ -139,6 +167,11 @@ public record LaunchRequestRecord(
         stdoutLimit,
         stderrLimit,
         Optional.empty());
+  }
+
+  /** Returns the isolation plan of {@code request}; nothing declared for one LoopX did not make. */
+  public static IsolationPlan isolationOf(LaunchRequest request) {
+    return request instanceof LaunchRequestRecord r ? r.isolation() : IsolationPlan.NONE_DECLARED;
   }
 
   /** Returns the stamp of {@code request}'s executable; empty for a request LoopX did not make. */
@@ -186,7 +219,8 @@ public record LaunchRequestRecord(
         && that.stdoutLimit == stdoutLimit
         && that.stderrLimit == stderrLimit
         && that.stamp.equals(stamp)
-        && that.memoryLimit.equals(memoryLimit);
+        && that.memoryLimit.equals(memoryLimit)
+        && that.isolation.equals(isolation);
   }
 
   /** Hashes all components, the stdin bytes by content. */
@@ -201,7 +235,8 @@ public record LaunchRequestRecord(
         stdoutLimit,
         stderrLimit,
         stamp,
-        memoryLimit);
+        memoryLimit,
+        isolation);
   }
 
   /** Describes the request without the environment values or the stdin content. */
@@ -225,6 +260,8 @@ public record LaunchRequestRecord(
         + stamp.map(FileStamp::key)
         + ", memoryLimit="
         + memoryLimit
+        + ", isolation="
+        + isolation
         + "]";
   }
 

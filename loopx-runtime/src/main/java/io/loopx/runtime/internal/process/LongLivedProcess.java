@@ -1,5 +1,6 @@
 package io.loopx.runtime.internal.process;
 
+import io.loopx.runtime.internal.isolation.Bubblewrap;
 import io.loopx.runtime.spi.LaunchRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -112,10 +113,12 @@ public final class LongLivedProcess {
       Enclosure enclosure,
       int pidsLimit,
       Optional<Path> setsid,
+      Optional<List<String>> sandbox,
       Optional<Path> killCommand,
       Duration grace) {
     Future<Start> future =
-        SPAWNER.submit(() -> spawn(request, enclosure, pidsLimit, setsid, killCommand, grace));
+        SPAWNER.submit(
+            () -> spawn(request, enclosure, pidsLimit, setsid, sandbox, killCommand, grace));
     boolean interrupted = false;
     try {
       while (true) {
@@ -139,6 +142,7 @@ public final class LongLivedProcess {
       Enclosure enclosure,
       int pidsLimit,
       Optional<Path> setsid,
+      Optional<List<String>> sandbox,
       Optional<Path> killCommand,
       Duration grace) {
     long started = System.nanoTime();
@@ -159,6 +163,7 @@ public final class LongLivedProcess {
             directory,
             prefix,
             setsid.get(),
+            sandbox,
             enclosure,
             pidsLimit,
             "worker's",
@@ -176,6 +181,8 @@ public final class LongLivedProcess {
       for (String tool : List.of("setsid", "sh", "env", "setpriv")) {
         LaunchSupport.findTool(tool).ifPresent(stages::add);
       }
+      stages.add(Bubblewrap.SETPRIV);
+      stages.add(Bubblewrap.BWRAP);
       ExecutedFile.Verdict verdict = running.executed(ExecutedFile.of(stages), request, started);
       if (verdict instanceof ExecutedFile.Verdict.Mismatch mismatch) {
         worker.terminate(Duration.ZERO);

@@ -1,7 +1,10 @@
 package io.loopx.runtime.internal.process;
 
 import io.loopx.api.InvalidValueException;
+import io.loopx.runtime.IsolationPolicy;
+import io.loopx.runtime.internal.isolation.Bubblewrap;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.Isolation;
 import io.loopx.runtime.spi.LaunchOutcome;
 import io.loopx.runtime.spi.LaunchRequest;
 import io.loopx.runtime.spi.LaunchResult;
@@ -11,9 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apiguardian.api.API;
 
 /**
@@ -80,6 +85,8 @@ public final class OsProcessLauncher implements ProcessLauncher {
   private final Enclosure enclosure;
   private final int pidsLimit;
   private final ExecutedFile executedFile;
+  private final IsolationPolicy isolationPolicy;
+  private final Supplier<Bubblewrap.Availability> isolationTool;
 
   private OsProcessLauncher(Builder builder) {
     this.terminationGrace = builder.terminationGrace;
@@ -89,6 +96,80 @@ public final class OsProcessLauncher implements ProcessLauncher {
     this.enclosure = builder.enclosure.orElseGet(Cgroups::system);
     this.pidsLimit = builder.pidsLimit;
     this.executedFile = builder.executedFile.orElseGet(ExecutedFile::forThisJvm);
+    this.isolationPolicy = builder.isolationPolicy;
+    Supplier<Bubblewrap.Availability> probe = builder.isolationProbe;
+    this.isolationTool =
+        isolationPolicy == IsolationPolicy.OFF
+            ? () -> new Bubblewrap.Availability.Unusable("isolation is off")
+            : memoized(probe);
+  }
+
+  private static Supplier<Bubblewrap.Availability> memoized(
+      Supplier<Bubblewrap.Availability> probe) {
+    Object lock = new Object();
+    @SuppressWarnings("unchecked")
+    Bubblewrap.Availability[] found = new Bubblewrap.Availability[1];
+    return () -> {
+      synchronized (lock) {
+        if (found[0] == null) {
+          found[0] = probe.get();
+        }
+        return found[0];
+      }
+    };
+  }
+
+  /** Returns the host's isolation policy. */
+  public IsolationPolicy isolationPolicy() {
+    return isolationPolicy;
+  }
+
+  /**
+   * Returns the isolation tool every call, probe and worker of this launcher runs under: present
+   * when the policy is not {@link IsolationPolicy#OFF} and bubblewrap is usable (probed once, on
+   * first use).
+   */
+  public Optional<Bubblewrap> isolator() {
+    return isolationTool.get() instanceof Bubblewrap.Availability.Usable usable
+        ? Optional.of(usable.tool())
+        : Optional.empty();
+  }
+
+  /** Returns what isolates the processes this launcher starts. */
+  public Isolation isolation() {
+    return isolator().isPresent() ? Isolation.BUBBLEWRAP : Isolation.NONE;
+  }
+
+  /**
+   * Returns why nothing may start: the policy is {@link IsolationPolicy#REQUIRED} and bubblewrap is
+   * not usable; empty otherwise.
+   */
+  public Optional<String> isolationUnavailable() {
+    if (isolationPolicy != IsolationPolicy.REQUIRED) {
+      return Optional.empty();
+    }
+    return isolationTool.get() instanceof Bubblewrap.Availability.Unusable unusable
+        ? Optional.of(unusable.reason())
+        : Optional.empty();
+  }
+
+  /**
+   * The isolation argv for {@code request}, when this launcher isolates: its plan, and read-only
+   * the homes ({@link Bubblewrap#homeOf}) of its program when given by path and of its expected
+   * file.
+   */
+  Optional<List<String>> sandbox(LaunchRequest request) {
+    Optional<Bubblewrap> tool = isolator();
+    if (tool.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Path> readOnly = new ArrayList<>();
+    String program = request.argv().get(0);
+    if (program.startsWith("/")) {
+      Bubblewrap.homeOf(Path.of(program)).ifPresent(readOnly::add);
+    }
+    request.executable().flatMap(Bubblewrap::homeOf).ifPresent(readOnly::add);
+    return Optional.of(tool.get().prefix(LaunchRequestRecord.isolationOf(request), readOnly));
   }
 
   /** Returns a launcher with the default grace and drain timeout. */
@@ -161,12 +242,17 @@ public final class OsProcessLauncher implements ProcessLauncher {
     if (setsidCommand.isEmpty()) {
       return notStarted(ContainedStart.NO_SETSID, started);
     }
+    Optional<String> unavailable = isolationUnavailable();
+    if (unavailable.isPresent()) {
+      return notStarted("isolation is required: " + unavailable.get(), started);
+    }
     ContainedStart.Result start =
         ContainedStart.start(
             request,
             directory,
             List.of(),
             setsidCommand.get(),
+            sandbox(request),
             enclosure,
             pidsLimit,
             "call's",
@@ -191,8 +277,18 @@ public final class OsProcessLauncher implements ProcessLauncher {
    */
   public LongLivedProcess.Start startLongLived(LaunchRequest request) {
     Objects.requireNonNull(request, "request");
+    Optional<String> unavailable = isolationUnavailable();
+    if (unavailable.isPresent()) {
+      return new LongLivedProcess.Start.NotStarted("isolation is required: " + unavailable.get());
+    }
     return LongLivedProcess.start(
-        request, enclosure, pidsLimit, setsidCommand, killCommand, terminationGrace);
+        request,
+        enclosure,
+        pidsLimit,
+        setsidCommand,
+        sandbox(request),
+        killCommand,
+        terminationGrace);
   }
 
   private static LaunchResult notStarted(String reason, long started) {
@@ -215,6 +311,8 @@ public final class OsProcessLauncher implements ProcessLauncher {
         + pidsLimit
         + ", limitsMemory="
         + enclosure.limitsMemory()
+        + ", isolation="
+        + isolationPolicy
         + "]";
   }
 
@@ -227,8 +325,28 @@ public final class OsProcessLauncher implements ProcessLauncher {
     private Optional<Enclosure> enclosure = Optional.empty();
     private int pidsLimit = DEFAULT_PIDS_LIMIT;
     private Optional<ExecutedFile> executedFile = Optional.empty();
+    private IsolationPolicy isolationPolicy = IsolationPolicy.OFF;
+    private Supplier<Bubblewrap.Availability> isolationProbe = Bubblewrap::probe;
 
     private Builder() {}
+
+    /**
+     * Sets whether calls, probes and workers run isolated (docs/process.md#isolation). Default
+     * {@link IsolationPolicy#OFF}.
+     */
+    public Builder isolation(IsolationPolicy policy) {
+      this.isolationPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * Test seam: the bubblewrap and setpriv executables instead of the fixed paths (a missing path
+     * simulates a host without the tool).
+     */
+    Builder isolationTool(Path bwrap, Path setpriv) {
+      this.isolationProbe = () -> Bubblewrap.probe(bwrap, setpriv, Bubblewrap.hostIsRoot());
+      return this;
+    }
 
     /** Test seam: the check of {@link LaunchRequest#executable()} with other launcher stages. */
     Builder executedFile(ExecutedFile check) {

@@ -1,14 +1,21 @@
 package io.loopx.runtime.internal.run;
 
+import io.loopx.api.ErrorKind;
 import io.loopx.api.ExtensionId;
+import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import io.loopx.api.TraceContext;
 import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.internal.WorkerWire;
 import io.loopx.api.manifest.RuntimeSpec;
 import io.loopx.api.provider.ProviderMain;
+import io.loopx.runtime.IsolationPolicy;
 import io.loopx.runtime.internal.identity.RuntimeResolution;
+import io.loopx.runtime.internal.isolation.Bubblewrap;
+import io.loopx.runtime.internal.isolation.IsolationBind;
+import io.loopx.runtime.internal.isolation.IsolationPlan;
 import io.loopx.runtime.internal.process.CallDeadline;
+import io.loopx.runtime.internal.process.FileStamp;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.process.LaunchRequestRecord;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
@@ -16,6 +23,7 @@ import io.loopx.runtime.internal.worker.WorkerEvents;
 import io.loopx.runtime.internal.worker.Workers;
 import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.Isolation;
 import io.loopx.runtime.spi.LaunchOutcome;
 import io.loopx.runtime.spi.LaunchRequest;
 import io.loopx.runtime.spi.LaunchResult;
@@ -160,6 +168,7 @@ public final class ProviderLaunch {
       CallDeadline deadline,
       boolean forceOneShot,
       Runnable check) {
+    requireIsolation();
     if (!forceOneShot && spec.worker().isPresent() && extraArgs.isEmpty() && workers.isPresent()) {
       LaunchRequest start = workerLaunch(runtime, spec, id, revision);
       Optional<Workers.Outcome> outcome =
@@ -212,7 +221,8 @@ public final class ProviderLaunch {
         request.stdoutLimit(),
         request.stderrLimit(),
         LaunchRequestRecord.stampOf(request),
-        request.memoryLimit());
+        request.memoryLimit(),
+        LaunchRequestRecord.isolationOf(request));
   }
 
   private static LaunchRequest retimed(LaunchRequest request, Duration timeout) {
@@ -225,7 +235,8 @@ public final class ProviderLaunch {
         request.stdoutLimit(),
         request.stderrLimit(),
         LaunchRequestRecord.stampOf(request),
-        request.memoryLimit());
+        request.memoryLimit(),
+        LaunchRequestRecord.isolationOf(request));
   }
 
   /**
@@ -253,6 +264,7 @@ public final class ProviderLaunch {
     if (spec.worker().isEmpty() || workers.isEmpty()) {
       return Optional.empty();
     }
+    requireIsolation();
     return Optional.of(
         workers
             .get()
@@ -321,7 +333,8 @@ public final class ProviderLaunch {
         LaunchRequestBuilder.of(argv)
             .environment(environment(runtime, hostEnvironment, searchPath, id, revision))
             .timeout(Duration.ofSeconds(spec.timeoutSeconds()))
-            .memoryLimit(requestedMemory(spec));
+            .memoryLimit(requestedMemory(spec))
+            .isolation(isolationPlan(runtime, IsolationPlan.NONE_DECLARED));
     runtime.executed().ifPresent(builder::executable);
     return builder;
   }
@@ -346,6 +359,57 @@ public final class ProviderLaunch {
     return launcher.limitsMemory() ? OptionalLong.of(requestedMemory(spec)) : OptionalLong.empty();
   }
 
+  /**
+   * Returns the isolation plan of a launch of {@code runtime}: {@code declared} (what the manifest
+   * declared and the host mapped; the lead's glue passes the manifest's resolved plan here, today
+   * {@link IsolationPlan#NONE_DECLARED}) plus, read-only, the package: the home ({@link
+   * Bubblewrap#homeOf}) of every hashed file of the runtime outside the system directories (its
+   * launcher, an interpreter, jars and class directories).
+   */
+  public static IsolationPlan isolationPlan(
+      RuntimeResolution.Resolved runtime, IsolationPlan declared) {
+    List<IsolationBind> binds = new ArrayList<>();
+    for (FileStamp stamp : runtime.stamps()) {
+      Bubblewrap.homeOf(stamp.path()).ifPresent(home -> binds.add(new IsolationBind(home, false)));
+    }
+    runtime
+        .savedPath()
+        .flatMap(Bubblewrap::homeOf)
+        .ifPresent(home -> binds.add(new IsolationBind(home, false)));
+    return declared.plus(binds);
+  }
+
+  /** Returns what isolates the providers the launcher starts (for receipts). */
+  public Isolation isolation() {
+    return launcher instanceof OsProcessLauncher os ? os.isolation() : Isolation.NONE;
+  }
+
+  /**
+   * Returns what receipts and doctor packets report as {@code isolation}: empty (the field absent)
+   * when the host's policy is off or the launcher is the host's own, so that their receipts do not
+   * change; else what applies.
+   */
+  public Optional<Isolation> reportedIsolation() {
+    return launcher instanceof OsProcessLauncher os && os.isolationPolicy() != IsolationPolicy.OFF
+        ? Optional.of(os.isolation())
+        : Optional.empty();
+  }
+
+  /**
+   * Throws {@code isolation_unavailable} when the host requires isolation and the tool cannot give
+   * it: called before anything of a call, probe or worker start runs.
+   */
+  public void requireIsolation() {
+    if (launcher instanceof OsProcessLauncher os) {
+      Optional<String> reason = os.isolationUnavailable();
+      if (reason.isPresent()) {
+        throw new LoopxException(
+            ErrorKind.ISOLATION_UNAVAILABLE,
+            "the host requires isolation and it is unavailable: " + reason.get());
+      }
+    }
+  }
+
   /** Returns how the launcher contains the providers it starts (for receipts). */
   public Optional<Containment> containment() {
     return launcher.containment();
@@ -357,6 +421,7 @@ public final class ProviderLaunch {
    * and {@code TRACESTATE} when not empty).
    */
   public LaunchResult launch(LaunchRequest request) {
+    requireIsolation();
     Optional<TraceContext> context = trace.get();
     LaunchResult result =
         launcher.launch(context.isEmpty() ? request : traced(request, context.get()));

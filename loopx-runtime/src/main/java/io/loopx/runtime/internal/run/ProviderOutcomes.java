@@ -13,6 +13,7 @@ import io.loopx.runtime.run.RunFailure;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.run.RunStatus;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.Isolation;
 import io.loopx.runtime.spi.LaunchOutcome;
 import io.loopx.runtime.spi.LaunchRequest;
 import io.loopx.runtime.spi.LaunchResult;
@@ -165,6 +166,22 @@ public final class ProviderOutcomes {
       ProviderOutcome outcome,
       Optional<Containment> containment,
       OptionalLong memoryLimit) {
+    return runExecuted(manifest, request, outcome, containment, memoryLimit, Optional.empty());
+  }
+
+  /**
+   * Returns the receipt of an executed run as above, with {@code isolation} as its {@code
+   * isolation} (empty: the field is absent).
+   *
+   * @throws InvalidValueException when {@code manifest} has no runtime
+   */
+  public static RunReceipt runExecuted(
+      ExtensionManifest manifest,
+      RequestBody request,
+      ProviderOutcome outcome,
+      Optional<Containment> containment,
+      OptionalLong memoryLimit,
+      Optional<Isolation> isolation) {
     RuntimeSpec runtime = runtime(manifest);
     return new RunReceiptRecord(
         manifest.id(),
@@ -175,7 +192,8 @@ public final class ProviderOutcomes {
         outcome,
         request.schemaVersion(),
         containment,
-        memoryLimit);
+        memoryLimit,
+        isolation);
   }
 
   private static ProviderOutcomeRecord failed(

@@ -11,6 +11,7 @@ import io.loopx.runtime.run.ProviderOutcome;
 import io.loopx.runtime.run.RunReceipt;
 import io.loopx.runtime.run.RunStatus;
 import io.loopx.runtime.spi.Containment;
+import io.loopx.runtime.spi.Isolation;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -30,6 +31,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param inputSchemaVersion the request's top-level {@code schema_version}
  * @param containment how the provider's processes were contained
  * @param memoryLimitBytes the memory limit that applied
+ * @param isolation what isolated the provider's processes; empty when the host's policy is off
  */
 @API(status = API.Status.INTERNAL, since = "1.0")
 public record RunReceiptRecord(
@@ -41,7 +43,8 @@ public record RunReceiptRecord(
     ProviderOutcome outcome,
     Optional<String> inputSchemaVersion,
     Optional<Containment> containment,
-    OptionalLong memoryLimitBytes)
+    OptionalLong memoryLimitBytes,
+    Optional<Isolation> isolation)
     implements RunReceipt {
   static final String SCHEMA_VERSION = "loopx_extension_run_receipt_v0";
 
@@ -63,6 +66,7 @@ public record RunReceiptRecord(
     Objects.requireNonNull(inputSchemaVersion, "inputSchemaVersion");
     Objects.requireNonNull(containment, "containment");
     Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
+    Objects.requireNonNull(isolation, "isolation");
     if ((outcome.status() == RunStatus.READY) != dryRun) {
       throw new InvalidValueException(
           "run receipt status", outcome.status().wireName(), "is `ready` exactly for a preview");
@@ -78,6 +82,30 @@ public record RunReceiptRecord(
           extensionId.value(),
           "a preview has no failure, exit code, result, containment or memory limit");
     }
+  }
+
+  /** Creates a receipt without an {@link #isolation()}. */
+  public RunReceiptRecord(
+      ExtensionId extensionId,
+      String providerVersion,
+      Revision revision,
+      ProtocolId protocol,
+      Mode mode,
+      ProviderOutcome outcome,
+      Optional<String> inputSchemaVersion,
+      Optional<Containment> containment,
+      OptionalLong memoryLimitBytes) {
+    this(
+        extensionId,
+        providerVersion,
+        revision,
+        protocol,
+        mode,
+        outcome,
+        inputSchemaVersion,
+        containment,
+        memoryLimitBytes,
+        Optional.empty());
   }
 
   /** Creates a receipt without a {@link #memoryLimitBytes()}. */
@@ -132,6 +160,7 @@ public record RunReceiptRecord(
       o.putNull("input_schema_version");
     }
     ReceiptFields.writeContainment(o, containment, memoryLimitBytes);
+    ReceiptFields.writeIsolation(o, isolation);
     return o;
   }
 }

@@ -122,7 +122,12 @@ public final class StandaloneRun {
             oneShot);
     facts.ran(call.warm() ? CallFacts.Path.WORKER : CallFacts.Path.ONE_SHOT);
     return ProviderOutcomes.runExecuted(
-        manifest, request, outcome, providers.containment(), providers.memoryLimit(spec));
+        manifest,
+        request,
+        outcome,
+        providers.containment(),
+        providers.memoryLimit(spec),
+        providers.reportedIsolation());
   }
 
   private static String declared(ExtensionManifest manifest) {

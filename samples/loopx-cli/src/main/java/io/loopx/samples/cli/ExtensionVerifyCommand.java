@@ -4,6 +4,7 @@ import io.loopx.api.ErrorKind;
 import io.loopx.api.LoopxException;
 import io.loopx.api.json.InvalidJsonException;
 import io.loopx.api.json.StrictJson;
+import io.loopx.runtime.IsolationPolicy;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.conformance.ConformanceReceipt;
 import io.loopx.runtime.conformance.ProviderConformance;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,8 +23,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code loopx extension verify (--manifest PATH | --bundled ID) [--input-json PATH] [--action A
- * --scope-json PATH] [--effect-marker PATH]}: the conformance check of a provider in any language
- * (docs/contract/verify.md), in scratch directories; the activation state is never read or written.
+ * --scope-json PATH] [--effect-marker PATH] [--isolation POLICY]}: the conformance check of a
+ * provider in any language (docs/contract/verify.md), in scratch directories; the activation state
+ * is never read or written.
  */
 @Command(
     name = "verify",
@@ -60,6 +63,14 @@ final class ExtensionVerifyCommand extends SessionCommand {
       description = "A path the provider creates on effect: must stay absent while refusing.")
   @Nullable String effectMarker;
 
+  @Option(
+      names = "--isolation",
+      paramLabel = "POLICY",
+      description =
+          "off (default), when_available or required: run the provider isolated by bubblewrap,"
+              + " as a host with that policy does; the receipt says which isolation applied.")
+  @Nullable String isolation;
+
   ExtensionVerifyCommand(CliSession session) {
     super(session);
   }
@@ -86,8 +97,22 @@ final class ExtensionVerifyCommand extends SessionCommand {
     builder.hostEnvironment(
         CliSession.providerPolicy(settings.providerEnv())
             .filter(CliSession.hostEnvironment(session.environment(), settings.providerPath())));
+    String policy = isolation;
+    if (policy != null) {
+      builder.isolation(isolationPolicy(policy));
+    }
     ProviderConformance check = builder.build();
     return checks(settings.mode().executes() ? check.verify() : check.preview());
+  }
+
+  private static IsolationPolicy isolationPolicy(String word) {
+    for (IsolationPolicy p : IsolationPolicy.values()) {
+      if (p.name().toLowerCase(Locale.ROOT).equals(word)) {
+        return p;
+      }
+    }
+    throw Arguments.usage(
+        "--isolation must be off, when_available or required, not `" + word + "`");
   }
 
   /** Loads the manifest; a bundled one without a {@code Loopx}, so no runtime root is opened. */

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,6 +61,37 @@ class ExtensionVerifyCommandTest {
         .containsEntry("envelope_mutations_refused", "skipped");
     assertThat(statuses.values().stream().filter("failed"::equals)).hasSize(1);
     assertThat(cli.root).doesNotExist();
+  }
+
+  @Test
+  void underRequiredIsolationTheReceiptSaysBwrapAndThePackageIsReadOnly() throws IOException {
+    // World-readable: a root host's isolated provider runs as an unprivileged uid.
+    for (Path dir : List.of(tmp, pkg, pkg.resolve("bin"))) {
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    ObjectNode r =
+        cli.json(
+            1,
+            "extension",
+            "verify",
+            "--manifest",
+            manifest,
+            "--execute",
+            "--isolation",
+            "required");
+
+    assertThat(r.get("isolation").stringValue()).isEqualTo("bwrap");
+    Map<String, String> statuses = new HashMap<>();
+    for (JsonNode c : r.get("checks").values()) {
+      statuses.put(c.get("id").stringValue(), c.get("status").stringValue());
+    }
+    assertThat(statuses)
+        .containsEntry("doctor_exits_zero", "passed")
+        .containsEntry("request_one_json_object", "passed");
+    // The provider's `echo run >> bin/runs` was refused: its package is read-only.
+    assertThat(pkg.resolve("bin/runs")).doesNotExist();
+    cli.error(
+        "usage", "extension", "verify", "--manifest", manifest, "--execute", "--isolation", "on");
   }
 
   @Test
