@@ -80,7 +80,13 @@ public enum ErrorKind {
    * cannot isolate on this machine: nothing was started (docs/process.md#isolation).
    */
   @API(status = API.Status.EXPERIMENTAL, since = "1.0")
-  ISOLATION_UNAVAILABLE;
+  ISOLATION_UNAVAILABLE,
+  /**
+   * A run or dispatch of a revision that declares access to a root ({@code runtime.access}) the
+   * host does not map ({@code Loopx.Builder.accessRoot}): nothing was started (docs/access.md).
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "1.0")
+  ACCESS_ROOT_UNKNOWN;
 
   /** Returns the snake_case name used on the wire, e.g. {@code manifest_invalid}. */
   public String wireName() {

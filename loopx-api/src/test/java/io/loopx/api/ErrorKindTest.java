@@ -52,7 +52,8 @@ class ErrorKindTest {
             "extension_enabled",
             "provider_busy",
             "provider_unavailable",
-            "isolation_unavailable");
+            "isolation_unavailable",
+            "access_root_unknown");
     // Exactly: a new kind needs its row in errors.md and its word here.
     assertThat(Arrays.stream(ErrorKind.values()).map(ErrorKind::wireName))
         .containsExactlyInAnyOrderElementsOf(spec);

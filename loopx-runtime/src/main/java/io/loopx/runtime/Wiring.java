@@ -75,7 +75,8 @@ final class Wiring {
             b.providerStderrTail,
             observer.workerEvents(),
             b.providerMemoryLimit,
-            new TraceSource(b.traceContext, b.logger));
+            new TraceSource(b.traceContext, b.logger),
+            accessRoots);
     // Run and dispatch write only to revoke a changed runtime's identity: observed like commands.
     ActivationStore observed = observer.writingThrough(store);
     // Workers of a revision that another process or host disabled, replaced or uninstalled are

@@ -14,6 +14,8 @@ import io.loopx.runtime.internal.identity.RuntimeResolution;
 import io.loopx.runtime.internal.isolation.Bubblewrap;
 import io.loopx.runtime.internal.isolation.IsolationBind;
 import io.loopx.runtime.internal.isolation.IsolationPlan;
+import io.loopx.runtime.internal.manifest.AccessRoots;
+import io.loopx.runtime.internal.manifest.AccessRoots.Granted;
 import io.loopx.runtime.internal.process.CallDeadline;
 import io.loopx.runtime.internal.process.FileStamp;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
@@ -61,6 +63,7 @@ public final class ProviderLaunch {
   private final Optional<Workers> workers;
   private final long hostMemoryLimit;
   private final TraceSource trace;
+  private final AccessRoots accessRoots;
 
   /**
    * Creates the launch path over {@code launcher} with the host's environment; {@code searchPath}
@@ -125,6 +128,32 @@ public final class ProviderLaunch {
       WorkerEvents workerEvents,
       long hostMemoryLimit,
       TraceSource trace) {
+    this(
+        launcher,
+        hostEnvironment,
+        searchPath,
+        keepStderr,
+        workerEvents,
+        hostMemoryLimit,
+        trace,
+        AccessRoots.NONE);
+  }
+
+  /**
+   * Creates the launch path as above; {@code accessRoots} are the host's directories that a
+   * manifest's {@code runtime.access} names (docs/access.md): each launch binds the declared ones
+   * into its isolation plan and names them in {@code LOOPX_ACCESS_<ROOT>}.
+   */
+  public ProviderLaunch(
+      ProcessLauncher launcher,
+      Map<String, String> hostEnvironment,
+      String searchPath,
+      boolean keepStderr,
+      WorkerEvents workerEvents,
+      long hostMemoryLimit,
+      TraceSource trace,
+      AccessRoots accessRoots) {
+    this.accessRoots = accessRoots;
     this.hostMemoryLimit = hostMemoryLimit;
     this.trace = trace;
     this.launcher = launcher;
@@ -245,8 +274,8 @@ public final class ProviderLaunch {
    */
   private LaunchRequest workerLaunch(
       RuntimeResolution.Resolved runtime, RuntimeSpec spec, ExtensionId id, Revision revision) {
-    Map<String, String> env =
-        new LinkedHashMap<>(environment(runtime, hostEnvironment, searchPath, id, revision));
+    Granted granted = granted(spec, id);
+    Map<String, String> env = launchEnvironment(runtime, granted, id, revision);
     env.put(ProviderMain.WORKER_PROTOCOL_VARIABLE, spec.protocol().value());
     return request(runtime, spec, spec.worker().orElseThrow().args(), id, revision)
         .environment(env)
@@ -326,17 +355,40 @@ public final class ProviderLaunch {
       List<String> extraArgs,
       ExtensionId id,
       Revision revision) {
+    Granted granted = granted(spec, id);
     List<String> argv = new ArrayList<>(runtime.commandPrefix());
     argv.addAll(spec.args());
     argv.addAll(extraArgs);
     LaunchRequestBuilder builder =
         LaunchRequestBuilder.of(argv)
-            .environment(environment(runtime, hostEnvironment, searchPath, id, revision))
+            .environment(launchEnvironment(runtime, granted, id, revision))
             .timeout(Duration.ofSeconds(spec.timeoutSeconds()))
             .memoryLimit(requestedMemory(spec))
-            .isolation(isolationPlan(runtime, IsolationPlan.NONE_DECLARED));
+            .isolation(
+                isolationPlan(runtime, new IsolationPlan(granted.network(), granted.binds())));
     runtime.executed().ifPresent(builder::executable);
     return builder;
+  }
+
+  /**
+   * What the host grants {@code spec}'s {@code runtime.access}; throws {@code access_root_unknown}
+   * when it declares a root the host does not map (the doctor reports that before any probe; a call
+   * meets it when the mapping was dropped after the doctor passed): nothing has started.
+   */
+  private Granted granted(RuntimeSpec spec, ExtensionId id) {
+    AccessRoots.Resolution resolution = accessRoots.resolve(spec.access());
+    if (resolution instanceof AccessRoots.UnknownRoots unknown) {
+      throw new LoopxException(ErrorKind.ACCESS_ROOT_UNKNOWN, unknown.message(id));
+    }
+    return (Granted) resolution;
+  }
+
+  /** The launch environment ({@link #environment}) plus the granted roots' variables. */
+  private Map<String, String> launchEnvironment(
+      RuntimeResolution.Resolved runtime, Granted granted, ExtensionId id, Revision revision) {
+    Map<String, String> env = environment(runtime, hostEnvironment, searchPath, id, revision);
+    env.putAll(granted.environment());
+    return env;
   }
 
   /**
@@ -361,10 +413,9 @@ public final class ProviderLaunch {
 
   /**
    * Returns the isolation plan of a launch of {@code runtime}: {@code declared} (what the manifest
-   * declared and the host mapped; the lead's glue passes the manifest's resolved plan here, today
-   * {@link IsolationPlan#NONE_DECLARED}) plus, read-only, the package: the home ({@link
-   * Bubblewrap#homeOf}) of every hashed file of the runtime outside the system directories (its
-   * launcher, an interpreter, jars and class directories).
+   * declared and the host mapped: the network and the roots' binds) plus, read-only, the package:
+   * the home ({@link Bubblewrap#homeOf}) of every hashed file of the runtime outside the system
+   * directories (its launcher, an interpreter, jars and class directories).
    */
   public static IsolationPlan isolationPlan(
       RuntimeResolution.Resolved runtime, IsolationPlan declared) {
