@@ -96,6 +96,8 @@ public class LoopxAutoConfiguration {
       builder.providerMemoryLimit(memory.toBytes());
     }
     builder.providerStderrTail(provider.isStderrTail());
+    builder.isolation(provider.getIsolation());
+    provider.getAccessRoots().forEach(builder::accessRoot);
     DomainPolicy domainPolicy = policy.getIfAvailable();
     if (domainPolicy != null) {
       builder.domainPolicy(domainPolicy);

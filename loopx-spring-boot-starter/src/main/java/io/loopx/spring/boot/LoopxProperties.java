@@ -1,9 +1,12 @@
 package io.loopx.spring.boot;
 
+import io.loopx.runtime.IsolationPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -151,6 +154,12 @@ public class LoopxProperties {
     /** Whether receipts keep the last 4,096 bytes a provider wrote to stderr. */
     private boolean stderrTail = true;
 
+    /** Whether providers run isolated by bubblewrap: off, when-available or required. */
+    private IsolationPolicy isolation = IsolationPolicy.OFF;
+
+    /** The host directories a manifest's runtime.access may name, by root name (e.g. data). */
+    private Map<String, Path> accessRoots = new LinkedHashMap<>();
+
     /** Creates the properties with every default. */
     public Provider() {}
 
@@ -212,6 +221,26 @@ public class LoopxProperties {
     /** Sets whether receipts keep the stderr tail. */
     public void setStderrTail(boolean stderrTail) {
       this.stderrTail = stderrTail;
+    }
+
+    /** Returns the isolation policy. */
+    public IsolationPolicy getIsolation() {
+      return isolation;
+    }
+
+    /** Sets the isolation policy. */
+    public void setIsolation(IsolationPolicy isolation) {
+      this.isolation = isolation;
+    }
+
+    /** Returns the access roots: root name to host directory. */
+    public Map<String, Path> getAccessRoots() {
+      return accessRoots;
+    }
+
+    /** Sets the access roots. */
+    public void setAccessRoots(Map<String, Path> accessRoots) {
+      this.accessRoots = accessRoots;
     }
   }
 }

@@ -18,10 +18,12 @@ import io.loopx.runtime.events.CallObserver;
 import io.loopx.runtime.events.LoopxEvent;
 import io.loopx.runtime.events.LoopxListener;
 import io.loopx.runtime.lifecycle.DoctorReceipt;
+import io.loopx.runtime.spi.Isolation;
 import io.loopx.store.postgresql.PostgresActivationStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -315,6 +317,34 @@ class LoopxAutoConfigurationTest {
   }
 
   @Test
+  void isolationAndAccessRootsReachTheBuilder() throws IOException {
+    // The isolated probe runs as an unprivileged uid: the package must be reachable.
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path data = Files.createDirectory(tmp.resolve("data"));
+    runner()
+        .withPropertyValues(
+            "loopx.provider.isolation=required", "loopx.provider.access-roots.data=" + data)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              Loopx loopx = context.getBean(Loopx.class);
+              Fixtures.installSh(loopx, tmp);
+              DoctorReceipt doctor = loopx.doctor(Fixtures.SH, Mode.EXECUTE);
+              assertThat(doctor.ready()).as(doctor.toJson().toString()).isTrue();
+              assertThat(doctor.isolation()).hasValue(Isolation.BUBBLEWRAP);
+            });
+    runner()
+        .withPropertyValues("loopx.provider.access-roots.data=" + tmp.resolve("missing"))
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(InvalidValueException.class)
+                    .hasMessageContaining("must be an existing directory"));
+  }
+
+  @Test
   void postgresqlWithoutTheStoreModuleFailsTheStartupByName() {
     runner()
         .withClassLoader(new FilteredClassLoader(PostgresActivationStore.class))
@@ -373,7 +403,9 @@ class LoopxAutoConfigurationTest {
             "loopx.provider.path",
             "loopx.provider.pids-limit",
             "loopx.provider.memory-limit",
-            "loopx.provider.stderr-tail")) {
+            "loopx.provider.stderr-tail",
+            "loopx.provider.isolation",
+            "loopx.provider.access-roots")) {
       assertThat(metadata).contains("\"name\": \"" + name + "\"");
     }
   }
