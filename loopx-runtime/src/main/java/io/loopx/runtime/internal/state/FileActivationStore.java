@@ -200,7 +200,9 @@ public final class FileActivationStore implements ActivationStore {
       }
       return last.state();
     }
-    StateEntries.Entries decoded = StateEntries.decode(bytes, last.items());
+    StateEntries.Entries decoded =
+        StateEntries.decode(
+            bytes, new StateEntries.Entries(last.state(), last.items()), last.bytes());
     lastDecoded.set(new Decoded(bytes, decoded.state(), stat, decoded.items()));
     return decoded.state();
   }

@@ -70,10 +70,11 @@ final class StateEntries {
    *
    * @throws io.loopx.api.LoopxException what {@link StateFormat#decode} throws for these bytes
    */
-  static Entries decode(byte[] bytes, Map<String, Item> previous) {
-    if (!previous.isEmpty()) {
+  static Entries decode(byte[] bytes, Entries previous, byte[] previousBytes) {
+    if (!previous.items().isEmpty()) {
       try {
-        return decodeReusing(bytes, previous);
+        Optional<Entries> one = oneEntryChanged(bytes, previous, previousBytes);
+        return one.isPresent() ? one.get() : decodeReusing(bytes, previous.items());
       } catch (RuntimeException e) {
         // Not a valid document, or one this shortcut does not understand: the full decode
         // decides, with its own error.
@@ -81,6 +82,66 @@ final class StateEntries {
     }
     ActivationState state = StateFormat.decode(bytes);
     return new Entries(state, items(bytes, state));
+  }
+
+  /**
+   * The common case of a write by another store: the bytes differ from {@code previousBytes} (a
+   * valid document, whose items {@code previous} holds) only inside the value of one entry. Then
+   * the new document is the previous one with that value replaced, and it is valid, and decodes to
+   * the previous state with that entry replaced, exactly when the new value is a valid entry
+   * ({@link StateFormat#decodeEntry}, strict JSON and every check). Empty when the difference is
+   * not inside one entry's value.
+   */
+  private static Optional<Entries> oneEntryChanged(
+      byte[] bytes, Entries previous, byte[] previousBytes) {
+    int first = Arrays.mismatch(previousBytes, bytes);
+    if (first < 0) {
+      return Optional.of(previous);
+    }
+    Item changed = null;
+    String changedKey = null;
+    for (Map.Entry<String, Item> e : previous.items().entrySet()) {
+      Item item = e.getValue();
+      if (item.start() <= first && first < item.end()) {
+        changed = item;
+        changedKey = e.getKey();
+        break;
+      }
+    }
+    if (changed == null || changedKey == null || changed.source() != previousBytes) {
+      return Optional.empty();
+    }
+    int delta = bytes.length - previousBytes.length;
+    int end = changed.end() + delta;
+    if (end <= changed.start()
+        || !Arrays.equals(
+            previousBytes, changed.end(), previousBytes.length, bytes, end, bytes.length)) {
+      return Optional.empty();
+    }
+    ExtensionRecord record =
+        StateFormat.decodeEntry(changedKey, Arrays.copyOfRange(bytes, changed.start(), end));
+    Map<String, Item> items = new HashMap<>();
+    for (Map.Entry<String, Item> e : previous.items().entrySet()) {
+      Item item = e.getValue();
+      if (item.source() != previousBytes) {
+        return Optional.empty();
+      }
+      Item moved;
+      if (item == changed) {
+        moved = new Item(record, bytes, item.start(), end, false);
+      } else if (item.end() <= changed.start()) {
+        moved = new Item(item.record(), bytes, item.start(), item.end(), item.canonical());
+      } else {
+        moved =
+            new Item(
+                item.record(), bytes, item.start() + delta, item.end() + delta, item.canonical());
+      }
+      items.put(e.getKey(), moved);
+    }
+    return Optional.of(
+        new Entries(
+            previous.state().with(record.id(), Optional.of(record)),
+            Collections.unmodifiableMap(items)));
   }
 
   private static Entries decodeReusing(byte[] bytes, Map<String, Item> previous) {

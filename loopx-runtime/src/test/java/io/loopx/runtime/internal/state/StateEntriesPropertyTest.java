@@ -163,7 +163,12 @@ class StateEntriesPropertyTest {
               }
               // Items of one state (decoded from a foreign file, or encoded) used for another.
               byte[] aBytes = StateFormat.encode(a);
-              var decodedItems = StateEntries.decode(aBytes, Map.of()).items();
+              var decodedItems =
+                  StateEntries.decode(
+                          aBytes,
+                          new StateEntries.Entries(ActivationState.EMPTY, Map.of()),
+                          new byte[0])
+                      .items();
               var encodedItems = StateEntries.encode(a, Map.of()).items();
               assertThat(StateEntries.encode(a, Map.of()).bytes()).isEqualTo(aBytes);
               assertThat(StateEntries.encode(b, decodedItems).bytes())
@@ -240,6 +245,29 @@ class StateEntriesPropertyTest {
       assertThat(after.installed(ExtensionId.of("alpha")))
           .isSameAs(before.installed(ExtensionId.of("alpha")));
       assertThat(after.installed(ExtensionId.of("gamma")))
+          .isSameAs(before.installed(ExtensionId.of("gamma")));
+
+      // Another store installs delta (a new entry between the others) and uninstalls alpha.
+      other.update(
+          "install",
+          List.of(
+              new EntryChange(
+                  ExtensionId.of("delta"),
+                  Optional.empty(),
+                  Optional.of(
+                      ExtensionRecords.installed(snapshot("delta", random), Optional.empty()))),
+              new EntryChange(
+                  ExtensionId.of("alpha"),
+                  Optional.of(after.installed(ExtensionId.of("alpha"))),
+                  Optional.empty())));
+
+      ActivationState third = store.read();
+
+      assertThat(third).isEqualTo(StateFormat.decode(bytes(store.stateFile())));
+      assertThat(third.extensions()).hasSize(3);
+      assertThat(third.installed(ExtensionId.of("beta")))
+          .isSameAs(after.installed(ExtensionId.of("beta")));
+      assertThat(third.installed(ExtensionId.of("gamma")))
           .isSameAs(before.installed(ExtensionId.of("gamma")));
     }
   }
