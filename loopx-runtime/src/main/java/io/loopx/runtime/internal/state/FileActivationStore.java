@@ -200,9 +200,13 @@ public final class FileActivationStore implements ActivationStore {
       }
       return last.state();
     }
+    // A state decoded in full has its items found only now, when a second read needs them.
+    Map<String, StateEntries.Item> items =
+        last.items().isEmpty() && !last.state().isEmpty()
+            ? StateEntries.items(last.bytes(), last.state())
+            : last.items();
     StateEntries.Entries decoded =
-        StateEntries.decode(
-            bytes, new StateEntries.Entries(last.state(), last.items()), last.bytes());
+        StateEntries.decode(bytes, new StateEntries.Entries(last.state(), items), last.bytes());
     lastDecoded.set(new Decoded(bytes, decoded.state(), stat, decoded.items()));
     return decoded.state();
   }

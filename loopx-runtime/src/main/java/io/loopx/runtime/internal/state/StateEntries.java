@@ -66,7 +66,8 @@ final class StateEntries {
 
   /**
    * Decodes {@code bytes}, reusing the record of every entry whose key and bytes equal those of an
-   * item of {@code previous}; without previous items, exactly {@link StateFormat#decode}.
+   * item of {@code previous} (whose bytes are {@code previousBytes}); without previous items,
+   * exactly {@link StateFormat#decode}, and the result has no items (see {@link #items}).
    *
    * @throws io.loopx.api.LoopxException what {@link StateFormat#decode} throws for these bytes
    */
@@ -80,8 +81,7 @@ final class StateEntries {
         // decides, with its own error.
       }
     }
-    ActivationState state = StateFormat.decode(bytes);
-    return new Entries(state, items(bytes, state));
+    return new Entries(StateFormat.decode(bytes), Map.of());
   }
 
   /**
@@ -182,8 +182,11 @@ final class StateEntries {
     return new Entries(new ActivationState(records), Collections.unmodifiableMap(items));
   }
 
-  /** The items of a freshly decoded state; none when the layout is not the usual one. */
-  private static Map<String, Item> items(byte[] bytes, ActivationState state) {
+  /**
+   * The items of {@code state} decoded from {@code bytes} in full; none when the layout is not the
+   * usual one. Found only when a later read needs them (a process that reads once never does).
+   */
+  static Map<String, Item> items(byte[] bytes, ActivationState state) {
     Optional<List<Span>> spans;
     try {
       spans = scan(bytes);

@@ -163,12 +163,8 @@ class StateEntriesPropertyTest {
               }
               // Items of one state (decoded from a foreign file, or encoded) used for another.
               byte[] aBytes = StateFormat.encode(a);
-              var decodedItems =
-                  StateEntries.decode(
-                          aBytes,
-                          new StateEntries.Entries(ActivationState.EMPTY, Map.of()),
-                          new byte[0])
-                      .items();
+              var decodedItems = StateEntries.items(aBytes, a);
+              assertThat(decodedItems).hasSize(a.extensions().size());
               var encodedItems = StateEntries.encode(a, Map.of()).items();
               assertThat(StateEntries.encode(a, Map.of()).bytes()).isEqualTo(aBytes);
               assertThat(StateEntries.encode(b, decodedItems).bytes())
@@ -191,7 +187,10 @@ class StateEntriesPropertyTest {
                     FileActivationStore.inRuntimeRoot(fs.getPath("/root/.loopx"));
                 populate(store, random, 12);
                 byte[] original = bytes(store.stateFile());
-                store.read(); // the caches hold the original bytes
+                store.read(); // the caches hold the original bytes, as the writer encoded them
+                FileActivationStore reader = // and as a reader decoded them in full
+                    FileActivationStore.inRuntimeRoot(fs.getPath("/root/.loopx"));
+                reader.read();
                 byte[] changed = original.clone();
                 String alphabet = "0123456789abcdef\"\\{}[],: \ntrufalsn.-";
                 int flips = 1 + random.nextInt(3);
@@ -201,6 +200,7 @@ class StateEntriesPropertyTest {
                 }
                 Files.write(store.stateFile(), changed);
                 assertThat(storeOutcome(store)).isEqualTo(freshOutcome(changed));
+                assertThat(storeOutcome(reader)).isEqualTo(freshOutcome(changed));
                 // And back: the original bytes read as the original state again.
                 Files.write(store.stateFile(), original);
                 assertThat(storeOutcome(store)).isEqualTo(freshOutcome(original));
