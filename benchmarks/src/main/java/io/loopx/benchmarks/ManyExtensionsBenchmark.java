@@ -16,8 +16,14 @@ import io.loopx.runtime.Mode;
 import io.loopx.runtime.dispatch.DispatchReceipt;
 import io.loopx.runtime.dispatch.DispatchRequest;
 import io.loopx.runtime.dispatch.DomainPolicy;
+import io.loopx.runtime.internal.state.ExtensionRecords;
+import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.lifecycle.DoctorStatus;
+import io.loopx.runtime.lifecycle.LifecycleReceipt;
+import io.loopx.runtime.lifecycle.ListReceipt;
 import io.loopx.runtime.manifest.LoadedManifest;
+import io.loopx.runtime.state.ActivationState;
+import io.loopx.runtime.state.EntryChange;
 import io.loopx.runtime.state.ExtensionRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -37,6 +44,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -66,6 +74,14 @@ import tools.jackson.databind.node.ObjectNode;
  *       unix} attributes device, inode, size, mode, modification and change time) of each distinct
  *       file it depends on: the state file, each extension's launcher, and the interpreter they
  *       share.
+ *   <li>{@code list}: {@code Loopx.list()} (the state read, every enabled extension's runtime
+ *       observed through the identity cache, one row each), nothing changed.
+ *   <li>{@code lifecycleWrite}: {@code Loopx.disable} in execute mode of extension 0 (no probe: the
+ *       whole executed write path, as {@link LifecycleWriteBenchmark}); before every invocation
+ *       (untimed) the extension is enabled again through the store's compare-and-set.
+ *   <li>{@code readAfterForeignWrite}: {@code Loopx.state()} after another store of the same file
+ *       (another process) toggled extension 0's enabled bit (untimed, before every invocation): the
+ *       read of a state file whose one entry changed.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -82,6 +98,7 @@ public class ManyExtensionsBenchmark {
   public int installed;
 
   private Loopx loopx;
+  private Path stateFile;
   private DispatchRequest builtin;
   private DispatchRequest extension;
   private final Set<Path> dependedOn = new LinkedHashSet<>();
@@ -206,7 +223,8 @@ public class ManyExtensionsBenchmark {
         }
       }
     }
-    dependedOn.add(root.resolve("extensions").resolve("state.json"));
+    stateFile = root.resolve("extensions").resolve("state.json");
+    dependedOn.add(stateFile);
     for (ExtensionRecord r : loopx.state().extensions().values()) {
       Path launcher = Path.of(r.active().entrypointPath().orElseThrow());
       dependedOn.add(launcher);
@@ -269,6 +287,76 @@ public class ManyExtensionsBenchmark {
   public void baselineStatLoop(Blackhole bh) throws IOException {
     for (Path p : dependedOn) {
       bh.consume(Files.readAttributes(p, UNIX));
+    }
+  }
+
+  /** The installed extensions in execute mode, one row each, nothing changed. */
+  @Benchmark
+  public ListReceipt list() {
+    return loopx.list();
+  }
+
+  /** Executed disable of extension 0 (re-enabled before every invocation, untimed). */
+  @Benchmark
+  public LifecycleReceipt lifecycleWrite(Writer writer) {
+    LifecycleReceipt receipt = loopx.disable(extensionZero(), Mode.EXECUTE);
+    if (!receipt.changed()) {
+      throw new IllegalStateException("disable changed nothing");
+    }
+    return receipt;
+  }
+
+  /** The state read after another store changed one entry (untimed, before every invocation). */
+  @Benchmark
+  public ActivationState readAfterForeignWrite(Writer writer) {
+    return loopx.state();
+  }
+
+  /**
+   * Another store of the same state file (as another process has): before every invocation it
+   * enables extension 0 again with the same proof, or, for {@code readAfterForeignWrite}, toggles
+   * its enabled bit; after the trial extension 0 is left enabled.
+   */
+  @State(Scope.Benchmark)
+  public static class Writer {
+    FileActivationStore store;
+    ExtensionRecord enabled;
+    boolean toggle;
+
+    /** Records extension 0's enabled record. */
+    @Setup(Level.Trial)
+    public void setUp(ManyExtensionsBenchmark bench, org.openjdk.jmh.infra.BenchmarkParams params) {
+      if (bench.installed == 0) {
+        throw new IllegalStateException(
+            "lifecycleWrite and readAfterForeignWrite need installed > 0");
+      }
+      store = FileActivationStore.at(bench.stateFile);
+      enabled = ExtensionRecords.withEnabled(store.read().installed(extensionZero()), true);
+      toggle = params.getBenchmark().endsWith("readAfterForeignWrite");
+    }
+
+    /** Enables extension 0 again (lifecycleWrite) or toggles it (readAfterForeignWrite). */
+    @Setup(Level.Invocation)
+    public void beforeInvocation() {
+      ExtensionRecord current = store.read().installed(extensionZero());
+      if (toggle || !current.enabled()) {
+        ExtensionRecord next =
+            current.enabled() ? ExtensionRecords.withEnabled(current, false) : enabled;
+        store.update(
+            "enable",
+            List.of(new EntryChange(extensionZero(), Optional.of(current), Optional.of(next))));
+      }
+    }
+
+    /** Leaves extension 0 enabled, as a reused root must be. */
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      ExtensionRecord current = store.read().installed(extensionZero());
+      if (!current.enabled()) {
+        store.update(
+            "enable",
+            List.of(new EntryChange(extensionZero(), Optional.of(current), Optional.of(enabled))));
+      }
     }
   }
 

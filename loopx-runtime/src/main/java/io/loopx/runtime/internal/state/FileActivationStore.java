@@ -7,7 +7,6 @@ import io.loopx.runtime.internal.identity.IdentityCache;
 import io.loopx.runtime.state.ActivationState;
 import io.loopx.runtime.state.ActivationStore;
 import io.loopx.runtime.state.EntryChange;
-import io.loopx.runtime.state.StateFormat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -25,6 +24,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -58,6 +58,13 @@ import org.apiguardian.api.API;
  * racy window ({@link IdentityCache#RACY_MARGIN}); every write renames a new file over it, so any
  * write by any process changes the inode or the change time.
  *
+ * <p>The cost of a read or write with many installed extensions follows what changed, not what is
+ * stored ({@link StateEntries}): each entry's bytes in the file are kept with its record. When the
+ * file changed, its bytes are parsed again as strict JSON and the top level checked, and only the
+ * entries whose bytes differ are decoded (with every check) again. A write encodes only the entries
+ * whose record changed and copies the encoded bytes of the others; the file is byte-identical to
+ * {@link io.loopx.runtime.state.StateFormat#encode} of the new state.
+ *
  * <p>Thread-safe, and immutable apart from that cache; works on any {@link
  * java.nio.file.FileSystem} (on Jimfs, OS locks exclude nothing and directory fsync is skipped).
  */
@@ -80,8 +87,13 @@ public final class FileActivationStore implements ActivationStore {
    * State file bytes and what they decode to, and, when they were read from a file whose {@code
    * stat} was the same before and after the read and settled, that stat.
    */
-  private record Decoded(byte[] bytes, ActivationState state, Optional<FileStat> stat) {
-    static final Decoded NONE = new Decoded(new byte[0], ActivationState.EMPTY, Optional.empty());
+  private record Decoded(
+      byte[] bytes,
+      ActivationState state,
+      Optional<FileStat> stat,
+      Map<String, StateEntries.Item> items) {
+    static final Decoded NONE =
+        new Decoded(new byte[0], ActivationState.EMPTY, Optional.empty(), Map.of());
   }
 
   private static final boolean UNIX_VIEW =
@@ -184,13 +196,19 @@ public final class FileActivationStore implements ActivationStore {
     Decoded last = Objects.requireNonNull(lastDecoded.get(), "lastDecoded"); // never set to null
     if (last != Decoded.NONE && Arrays.equals(last.bytes(), bytes)) {
       if (!last.stat().equals(stat)) {
-        lastDecoded.set(new Decoded(last.bytes(), last.state(), stat));
+        lastDecoded.set(new Decoded(last.bytes(), last.state(), stat, last.items()));
       }
       return last.state();
     }
-    ActivationState state = StateFormat.decode(bytes);
-    lastDecoded.set(new Decoded(bytes, state, stat));
-    return state;
+    // A state decoded in full has its items found only now, when a second read needs them.
+    Map<String, StateEntries.Item> items =
+        last.items().isEmpty() && !last.state().isEmpty()
+            ? StateEntries.items(last.bytes(), last.state())
+            : last.items();
+    StateEntries.Entries decoded =
+        StateEntries.decode(bytes, new StateEntries.Entries(last.state(), items), last.bytes());
+    lastDecoded.set(new Decoded(bytes, decoded.state(), stat, decoded.items()));
+    return decoded.state();
   }
 
   @Override
@@ -219,9 +237,11 @@ public final class FileActivationStore implements ActivationStore {
         }
         next = next.with(change.id(), change.replacement());
       }
-      byte[] bytes = StateFormat.encode(next);
-      write(bytes);
-      lastDecoded.set(new Decoded(bytes, next, Optional.empty()));
+      StateEntries.Encoded encoded =
+          StateEntries.encode(
+              next, Objects.requireNonNull(lastDecoded.get(), "lastDecoded").items());
+      write(encoded.bytes());
+      lastDecoded.set(new Decoded(encoded.bytes(), next, Optional.empty(), encoded.items()));
       return next;
     }
   }
