@@ -153,10 +153,20 @@ public final class FileActivationStore implements ActivationStore {
   @Override
   public ActivationState read() {
     try {
+      boolean statKeyed = UNIX_VIEW && stateFile.getFileSystem() == FileSystems.getDefault();
+      if (statKeyed) {
+        // The hot path (every dispatch reads the state): one lstat. The same private file with the
+        // same settled stat as the last decode has the bytes that decode checked, whatever became
+        // of its directory since; any other answer takes the full path below.
+        Optional<FileStat> quick = rule.privateFileStat(stateFile);
+        Decoded last = Objects.requireNonNull(lastDecoded.get(), "lastDecoded"); // never null
+        if (quick.isPresent() && last.stat().equals(quick)) {
+          return last.state();
+        }
+      }
       if (!rule.directoryOrAbsent(stateDirectory())) {
         return ActivationState.EMPTY;
       }
-      boolean statKeyed = UNIX_VIEW && stateFile.getFileSystem() == FileSystems.getDefault();
       if (!statKeyed) {
         Optional<byte[]> bytes = StateFiles.readIfPresent(stateFile, rule);
         return bytes.isEmpty() ? ActivationState.EMPTY : decode(bytes.get(), Optional.empty());
