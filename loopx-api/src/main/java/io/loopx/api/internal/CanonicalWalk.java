@@ -10,7 +10,11 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.DoubleNode;
+import tools.jackson.databind.node.IntNode;
 import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.LongNode;
+import tools.jackson.databind.node.NumericNode;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
 
@@ -52,6 +56,9 @@ final class CanonicalWalk {
 
   /** Objects up to this size are sorted by insertion sort; larger ones by {@link Arrays#sort}. */
   private static final int SMALL_OBJECT = 16;
+
+  /** The bound of a binary number node: see {@link #scalarBound}. */
+  private static final long DOUBLE_BOUND = 26;
 
   /** Strings up to this length are first tried as plain ASCII (no escapes), without chunks. */
   private static final int SHORT_STRING = 32;
@@ -102,6 +109,10 @@ final class CanonicalWalk {
     }
     if (node instanceof ArrayNode) {
       return writeArray(node);
+    }
+    if (node instanceof NumericNode) {
+      writeNumber(node);
+      return node;
     }
     switch (node.getNodeType()) {
       case OBJECT -> {
@@ -284,7 +295,22 @@ final class CanonicalWalk {
   }
 
   private void writeNumber(JsonNode node) {
-    if (node.isInt() || node.isLong()) {
+    Class<?> type = node.getClass();
+    if (type == DoubleNode.class) {
+      // The common non-integral node (what put(double) makes), by exact class instead of the
+      // virtual type tests below: the same text, bound and observer call as for any number.
+      double d = node.doubleValue();
+      if (Double.isFinite(d)) {
+        int start = Es6Numbers.write(d, out);
+        bound += DOUBLE_BOUND;
+        if (observer != null) {
+          observer.number(
+              node, new String(out.bytes, start, out.size - start, StandardCharsets.ISO_8859_1));
+        }
+        return;
+      }
+    }
+    if (type == IntNode.class || type == LongNode.class || node.isInt() || node.isLong()) {
       // Every int and long node is integral; the range check and digits are those of format().
       long v = node.longValue();
       if (v >= -Es6Numbers.MAX_SAFE_MAGNITUDE && v <= Es6Numbers.MAX_SAFE_MAGNITUDE) {
@@ -309,21 +335,22 @@ final class CanonicalWalk {
    * first copied into the walk's {@link #units} with {@link String#getChars} (one bulk copy, or
    * widening, of the string's array), so that the loop reads a plain {@code char[]} instead of
    * calling {@link String#charAt} per unit; runs of plain ASCII take a short inner loop. A string
-   * of at most {@value #SHORT_STRING} units (keys, most values) is first tried as plain ASCII in
-   * one loop without chunks; at its first other unit it starts over on the general path. A lone
+   * of at most {@value #SHORT_STRING} units (keys, most values) is first written as plain ASCII in
+   * one loop without chunks; at its first other unit the general path goes on from there. A lone
    * surrogate throws the message of {@link #requireNoLoneSurrogate}, which names the first one in
    * the string, as the JDK-encoder version did.
    */
   private void writeString(String s) {
     CanonicalSink o = out;
     int length = s.length();
+    int i = 0;
     if (length <= SHORT_STRING) {
-      // Keys and short values, mostly plain ASCII: one loop, no chunks; anything else starts over.
+      // Keys and short values, mostly plain ASCII: one loop, no chunks; at the first other unit,
+      // the general loop below goes on from there.
       o.room(SHORT_STRING + 2);
       byte[] b = o.bytes;
       int p = o.size;
       b[p++] = '"';
-      int i = 0;
       char c;
       while (i < length && (c = s.charAt(i)) < 0x80 && !ESCAPED[c]) {
         b[p++] = (byte) c;
@@ -334,9 +361,10 @@ final class CanonicalWalk {
         o.size = p;
         return;
       }
+      o.size = p;
+    } else {
+      o.put('"');
     }
-    o.put('"');
-    int i = 0;
     while (i < length) {
       int free = (o.bytes.length - o.size) / 6;
       if (free == 0) {
@@ -438,7 +466,7 @@ final class CanonicalWalk {
       if (node.isBigInteger()) {
         return node.bigIntegerValue().bitLength() / 3 + 3L;
       }
-      return 26; // long: 20, Double.toString: 24, Float.toString: 15
+      return DOUBLE_BOUND; // long: 20, Double.toString: 24, Float.toString: 15
     }
     if (node.isBoolean() || node.isNull()) {
       return 5;

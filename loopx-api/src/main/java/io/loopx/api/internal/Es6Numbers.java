@@ -121,6 +121,19 @@ public final class Es6Numbers {
   }
 
   /**
+   * Writes the ES6 form of the finite {@code d} into {@code out}, exactly the text of {@link
+   * #format(double)}.
+   *
+   * @return the index in {@code out.bytes} where the text starts (it ends at {@code out.size})
+   */
+  static int write(double d, CanonicalSink out) {
+    out.room(MAX_LENGTH);
+    int start = out.size;
+    out.size = write(d, out.bytes, start);
+    return start;
+  }
+
+  /**
    * Writes the ES6 string of a finite double at {@code out[p]}, which has room for {@value
    * #MAX_LENGTH} bytes; returns the index after it.
    */

@@ -89,7 +89,14 @@ class CanonicalWriterThirdRoundPropertyTest {
         int scale = between(in, -30, 30);
         yield NODES.numberNode(Double.parseDouble(digits + "e" + scale));
       }
-      default -> NODES.numberNode(Double.longBitsToDouble(in.next(Constraint.none())));
+      default -> {
+        double[] special = {Double.NaN, Double.POSITIVE_INFINITY, -0.0, Double.MIN_VALUE};
+        int which = between(in, 0, 9);
+        yield NODES.numberNode(
+            which < special.length
+                ? special[which]
+                : Double.longBitsToDouble(in.next(Constraint.none())));
+      }
     };
   }
 
