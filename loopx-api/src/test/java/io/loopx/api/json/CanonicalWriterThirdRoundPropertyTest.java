@@ -24,8 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
  * buffer), the arrays of an object kept per nesting depth (deep nesting, a larger object after a
  * smaller one at the same depth), several kept sorting permutations (up to eight unsorted key lists
  * alternating), and digits written eight and two at a time (integers of every length up to
- * ±2<sup>53</sup>, doubles of every significand length). Same bytes, digest, copy and error
- * message.
+ * ±2<sup>53</sup>, doubles of every significand length; double nodes, written by exact class, also
+ * NaN and infinities). Same bytes, digest, copy and error message.
  */
 class CanonicalWriterThirdRoundPropertyTest {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
