@@ -74,7 +74,9 @@ final class CanonicalSink {
     }
   }
 
-  /** Writes the decimal digits of {@code v}, as {@link Long#toString(long)} does. */
+  /**
+   * Writes the decimal digits of {@code v}, as {@link Long#toString(long)} does; |v| &lt;= 2^53.
+   */
   void putLong(long v) {
     room(20);
     if (v == 0) {
@@ -85,15 +87,6 @@ final class CanonicalSink {
       bytes[size++] = '-';
       v = -v; // |v| <= 2^53 here, so no overflow
     }
-    int digits = 0;
-    for (long t = v; t > 0; t /= 10) {
-      digits++;
-    }
-    int end = size + digits;
-    for (int i = end - 1; i >= size; i--) {
-      bytes[i] = (byte) ('0' + (v % 10));
-      v /= 10;
-    }
-    size = end;
+    size = Es6Numbers.digits(v, Es6Numbers.digitCount(v), bytes, size);
   }
 }

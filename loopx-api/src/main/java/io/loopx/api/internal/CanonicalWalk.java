@@ -10,7 +10,11 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.DoubleNode;
+import tools.jackson.databind.node.IntNode;
 import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.LongNode;
+import tools.jackson.databind.node.NumericNode;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
 
@@ -53,13 +57,36 @@ final class CanonicalWalk {
   /** Objects up to this size are sorted by insertion sort; larger ones by {@link Arrays#sort}. */
   private static final int SMALL_OBJECT = 16;
 
+  /** The bound of a binary number node: see {@link #scalarBound}. */
+  private static final long DOUBLE_BOUND = 26;
+
+  /** Strings up to this length are first tried as plain ASCII (no escapes), without chunks. */
+  private static final int SHORT_STRING = 32;
+
+  /** Code units of a string handled per chunk (at most; {@link #units} holds one more). */
+  private static final int CHUNK = 1024;
+
+  /**
+   * Sorting permutations kept per walk, with their keys (objects at different depths alternate).
+   */
+  private static final int KEPT_ORDERS = 4;
+
   private final CanonicalSink out;
   private final CanonicalWriter.@Nullable NumberObserver observer;
   private final boolean copy;
   long bound;
-  // The keys and permutation of the last object whose keys needed sorting.
-  private String @Nullable [] lastKeys;
-  private int @Nullable [] lastOrder;
+  // The keys and permutations of the last KEPT_ORDERS objects whose keys needed sorting, each key
+  // list copied; the next slot to replace.
+  private final String[][] keptKeys = new String[KEPT_ORDERS][];
+  private final int[][] keptOrders = new int[KEPT_ORDERS][];
+  private int nextKept;
+  // The arrays of writeObject per nesting depth (grown with it), and the current depth.
+  private String[][] keyArrays = new String[8][];
+  private JsonNode[][] valueArrays = new JsonNode[8][];
+  private JsonNode[][] copyArrays = new JsonNode[8][];
+  private int depth;
+  // A chunk of the string being written (see writeString), allocated when first needed.
+  private char @Nullable [] units;
 
   CanonicalWalk(
       CanonicalSink out, CanonicalWriter.@Nullable NumberObserver observer, boolean copy) {
@@ -82,6 +109,10 @@ final class CanonicalWalk {
     }
     if (node instanceof ArrayNode) {
       return writeArray(node);
+    }
+    if (node instanceof NumericNode) {
+      writeNumber(node);
+      return node;
     }
     switch (node.getNodeType()) {
       case OBJECT -> {
@@ -129,11 +160,30 @@ final class CanonicalWalk {
     return copies == null ? node : new ArrayNode(NODES, copies);
   }
 
-  /** Writes an object, leaving out the key {@code skipKey} if it is not null. */
+  /**
+   * Writes an object, leaving out the key {@code skipKey} if it is not null. Its keys, values and
+   * copies are gathered in arrays kept per nesting depth for the walk, not allocated per object.
+   */
   JsonNode writeObject(JsonNode node, @Nullable String skipKey) {
     int capacity = node.size();
-    String[] keys = new String[capacity];
-    JsonNode[] values = new JsonNode[capacity];
+    int level = depth++;
+    if (level == keyArrays.length) {
+      int grown = level * 2;
+      keyArrays = Arrays.copyOf(keyArrays, grown);
+      valueArrays = Arrays.copyOf(valueArrays, grown);
+      copyArrays = Arrays.copyOf(copyArrays, grown);
+    }
+    String[] keys = keyArrays[level];
+    JsonNode[] values = valueArrays[level];
+    if (keys == null || values == null || keys.length < capacity) {
+      int length = Math.max(16, capacity);
+      keys = new String[length];
+      values = new JsonNode[length];
+      keyArrays[level] = keys;
+      valueArrays[level] = values;
+      copyArrays[level] = copy ? new JsonNode[length] : null;
+    }
+    JsonNode[] copies = copyArrays[level];
     int n = 0;
     for (Map.Entry<String, JsonNode> e : node.properties()) {
       String key = e.getKey();
@@ -146,7 +196,6 @@ final class CanonicalWalk {
     }
     // order[j] is the insertion index of the j-th key in canonical order.
     int[] order = canonicalOrder(keys, n);
-    JsonNode[] copies = copy ? new JsonNode[n] : null;
     bound += 2 + Math.max(0, n - 1);
     out.put('{');
     for (int j = 0; j < n; j++) {
@@ -163,6 +212,7 @@ final class CanonicalWalk {
       }
     }
     out.put('}');
+    depth = level;
     if (copies == null) {
       return node;
     }
@@ -176,9 +226,11 @@ final class CanonicalWalk {
   /**
    * Returns null when the first {@code n} keys are sorted by UTF-16 code units ({@link
    * String#compareTo}, as RFC 8785 requires; keys are unique), else the sorting permutation. The
-   * last permutation computed is kept for the walk, with its keys: the objects of an array usually
-   * have the same keys in the same order, and equal key lists have the same permutation.
-   * Permutations are only read once returned.
+   * last {@value #KEPT_ORDERS} permutations computed are kept for the walk, with a copy of their
+   * keys: the objects of an array usually have the same keys in the same order, equal key lists
+   * have the same permutation, and the objects nested in each element (a note and its {@code meta})
+   * alternate, so one kept permutation would be replaced every time. Permutations are only read
+   * once returned.
    */
   private int @Nullable [] canonicalOrder(String[] keys, int n) {
     int first = 1;
@@ -188,20 +240,28 @@ final class CanonicalWalk {
     if (first >= n) {
       return null;
     }
-    if (lastKeys != null && lastKeys.length >= n && lastOrder != null && lastOrder.length == n) {
-      String[] previous = lastKeys;
-      int i = 0;
-      while (i < n && previous[i].equals(keys[i])) {
-        i++;
-      }
-      if (i == n) {
-        return lastOrder;
+    for (int slot = 0; slot < KEPT_ORDERS; slot++) {
+      String[] kept = keptKeys[slot];
+      if (kept != null && kept.length == n && sameKeys(kept, keys, n)) {
+        return keptOrders[slot];
       }
     }
     int[] order = sortingPermutation(keys, n, first);
-    lastKeys = keys;
-    lastOrder = order;
+    int slot = nextKept;
+    keptKeys[slot] = Arrays.copyOf(keys, n);
+    keptOrders[slot] = order;
+    nextKept = (slot + 1) % KEPT_ORDERS;
     return order;
+  }
+
+  private static boolean sameKeys(String[] kept, String[] keys, int n) {
+    for (int i = 0; i < n; i++) {
+      String k = kept[i];
+      if (k != keys[i] && !k.equals(keys[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The permutation that sorts the first {@code n} keys; those before {@code first} are. */
@@ -235,7 +295,22 @@ final class CanonicalWalk {
   }
 
   private void writeNumber(JsonNode node) {
-    if (node.isInt() || node.isLong()) {
+    Class<?> type = node.getClass();
+    if (type == DoubleNode.class) {
+      // The common non-integral node (what put(double) makes), by exact class instead of the
+      // virtual type tests below: the same text, bound and observer call as for any number.
+      double d = node.doubleValue();
+      if (Double.isFinite(d)) {
+        int start = Es6Numbers.write(d, out);
+        bound += DOUBLE_BOUND;
+        if (observer != null) {
+          observer.number(
+              node, new String(out.bytes, start, out.size - start, StandardCharsets.ISO_8859_1));
+        }
+        return;
+      }
+    }
+    if (type == IntNode.class || type == LongNode.class || node.isInt() || node.isLong()) {
       // Every int and long node is integral; the range check and digits are those of format().
       long v = node.longValue();
       if (v >= -Es6Numbers.MAX_SAFE_MAGNITUDE && v <= Es6Numbers.MAX_SAFE_MAGNITUDE) {
@@ -256,32 +331,73 @@ final class CanonicalWalk {
    * Writes a JSON string with the minimal RFC 8785 escaping, as UTF-8, in one pass over its UTF-16
    * code units straight into the sink: no encoded copy of the string is made. Each code unit needs
    * at most six bytes (a control's <code>&#92;u00hh</code> escape; a surrogate pair takes four for
-   * two units), so the pass runs in chunks of code units for which the sink has room. A lone
+   * two units), so the pass runs in chunks of code units for which the sink has room. Each chunk is
+   * first copied into the walk's {@link #units} with {@link String#getChars} (one bulk copy, or
+   * widening, of the string's array), so that the loop reads a plain {@code char[]} instead of
+   * calling {@link String#charAt} per unit; runs of plain ASCII take a short inner loop. A string
+   * of at most {@value #SHORT_STRING} units (keys, most values) is first written as plain ASCII in
+   * one loop without chunks; at its first other unit the general path goes on from there. A lone
    * surrogate throws the message of {@link #requireNoLoneSurrogate}, which names the first one in
    * the string, as the JDK-encoder version did.
    */
   private void writeString(String s) {
     CanonicalSink o = out;
     int length = s.length();
-    o.put('"');
     int i = 0;
+    if (length <= SHORT_STRING) {
+      // Keys and short values, mostly plain ASCII: one loop, no chunks; at the first other unit,
+      // the general loop below goes on from there.
+      o.room(SHORT_STRING + 2);
+      byte[] b = o.bytes;
+      int p = o.size;
+      b[p++] = '"';
+      char c;
+      while (i < length && (c = s.charAt(i)) < 0x80 && !ESCAPED[c]) {
+        b[p++] = (byte) c;
+        i++;
+      }
+      if (i == length) {
+        b[p++] = '"';
+        o.size = p;
+        return;
+      }
+      o.size = p;
+    } else {
+      o.put('"');
+    }
     while (i < length) {
       int free = (o.bytes.length - o.size) / 6;
       if (free == 0) {
         o.room(6);
         free = (o.bytes.length - o.size) / 6;
       }
-      int end = Math.min(length, i + free);
+      int end = Math.min(length, i + Math.min(free, CHUNK));
+      int m = end - i;
+      // One unit more than the chunk when there is one: the low half of a pair at the chunk's end.
+      int copied = Math.min(length, end + 1) - i;
+      char[] u = units;
+      if (u == null || u.length < copied) {
+        u = new char[Math.max(copied, 128)];
+        units = u;
+      }
+      s.getChars(i, i + copied, u, 0);
       byte[] b = o.bytes;
       int p = o.size;
-      for (; i < end; i++) {
-        char c = s.charAt(i);
-        if (c < 0x80) {
-          if (ESCAPED[c]) {
-            p = escape(b, p, c);
-          } else {
+      int j = 0;
+      while (j < m) {
+        char c = u[j];
+        if (c < 0x80 && !ESCAPED[c]) {
+          // A run of plain ASCII: one byte per unit.
+          b[p++] = (byte) c;
+          j++;
+          while (j < m && (c = u[j]) < 0x80 && !ESCAPED[c]) {
             b[p++] = (byte) c;
+            j++;
           }
+          continue;
+        }
+        if (c < 0x80) {
+          p = escape(b, p, c);
         } else if (c < 0x800) {
           b[p++] = (byte) (0xc0 | (c >> 6));
           b[p++] = (byte) (0x80 | (c & 0x3f));
@@ -290,7 +406,7 @@ final class CanonicalWalk {
           b[p++] = (byte) (0x80 | ((c >> 6) & 0x3f));
           b[p++] = (byte) (0x80 | (c & 0x3f));
         } else {
-          char low = i + 1 < length ? s.charAt(i + 1) : 0;
+          char low = j + 1 < copied ? u[j + 1] : 0;
           if (!Character.isHighSurrogate(c) || !Character.isLowSurrogate(low)) {
             requireNoLoneSurrogate(s);
             throw new IllegalStateException("lone surrogate not found"); // unreachable
@@ -300,10 +416,12 @@ final class CanonicalWalk {
           b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
           b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
           b[p++] = (byte) (0x80 | (cp & 0x3f));
-          i++; // the low surrogate: four bytes for two units, within the six of the first
+          j++; // the low surrogate: four bytes for two units, within the six of the first
         }
+        j++;
       }
       o.size = p;
+      i += j; // j is m + 1 when a pair crossed the chunk's end
     }
     o.put('"');
   }
@@ -348,7 +466,7 @@ final class CanonicalWalk {
       if (node.isBigInteger()) {
         return node.bigIntegerValue().bitLength() / 3 + 3L;
       }
-      return 26; // long: 20, Double.toString: 24, Float.toString: 15
+      return DOUBLE_BOUND; // long: 20, Double.toString: 24, Float.toString: 15
     }
     if (node.isBoolean() || node.isNull()) {
       return 5;
