@@ -1,24 +1,35 @@
 #!/usr/bin/env bash
 # Proves the release profile's output (docs/RELEASING.md), on a fresh clone:
 #   1. key       a throwaway PGP key (gpg --batch, temporary GNUPGHOME, no passphrase) in MAVEN_GPG_KEY
-#   2. release   mvn -B -Prelease -DskipTests clean deploy  -> target/release-repo (a file repository)
+#   2. release   mvn -B -Prelease -DskipTests clean deploy  -> target/release-repo (a file repository);
+#                with --reuse-build, deploy without clean: the checkout's own build output (from the
+#                `mvn -B verify` just run on it, as .ci/run does) is signed and published
 #   3. artifacts every published module: jar, sources, javadoc, cyclonedx SBOM (json), pom; each
 #                file signed (.asc, gpg --verify); nothing else published; nothing of LoopX
 #                written to the local Maven repository
-#   4. rebuild   the same commit packaged again in another directory (git archive HEAD), every
-#                published jar (main, sources, javadoc) byte-compared; the SBOMs compared with their
-#                serial number and timestamp removed
+#   4. rebuild   the same commit packaged again from scratch in another directory (git archive
+#                HEAD; the published modules only, -pl), every published jar (main, sources, javadoc)
+#                byte-compared; the SBOMs compared with their serial number and timestamp removed
 #   5. consumer  samples/consumer (not a reactor module) built with its own local repository
 #                (samples/consumer/target/m2, kept between runs for third-party artifacts; io/loopx
 #                removed before each run) resolving io.loopx ONLY from target/release-repo
 #   6. dispatch  the consumer run on the module path: a governed built-in dispatch, receipt printed
 #   7. sbom      loopx-runtime's SBOM lists exactly its runtime dependencies, each with a license
-# Usage: build-checks/release-check.sh [extra Maven arguments, e.g. -o once plugins are cached;
-#        the release and rebuild stages ignore -o: deploy and makeBom refuse offline mode]
+# Usage: build-checks/release-check.sh [--reuse-build] [extra Maven arguments, e.g. -o once plugins
+#        are cached; the release and rebuild stages ignore -o: deploy and makeBom refuse offline mode]
+#        --reuse-build: the checkout was just built (`mvn -B verify`, nothing changed since), so the
+#        release stage reuses that output instead of cleaning and compiling again (.ci/run). The
+#        rebuild stage still compiles everything from scratch and must match byte for byte, so a
+#        stale or different output fails the check as any irreproducible one does.
 # Needs: JDK 17+, Maven 3.8+, gpg (GnuPG 2.1+), git, python3; Maven Central for the first run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
+REUSE_BUILD=no
+if [ "${1:-}" = --reuse-build ]; then
+  REUSE_BUILD=yes
+  shift
+fi
 MVN_ARGS=("$@")
 # maven-deploy-plugin refuses to run offline, even to a file repository, and cyclonedx's makeBom
 # skips itself offline: the release and rebuild stages drop -o (they download nothing once their
@@ -36,6 +47,9 @@ VERSION="$(sed -n 's:^  <version>\(.*\)</version>:\1:p' pom.xml | head -1)"
 JAR_MODULES=(loopx-api loopx-registry loopx-runtime loopx-testkit loopx-scaffold loopx-store-postgresql
   loopx-micrometer loopx-opentelemetry loopx-spring-boot-starter)
 POM_MODULES=(loopx-parent loopx-bom)
+# the rebuild stage builds only these (-pl): it compares nothing else
+PUBLISHED_PL="$(printf ':%s,' "${POM_MODULES[@]}" "${JAR_MODULES[@]}")"
+PUBLISHED_PL="${PUBLISHED_PL%,}"
 # module directory of each published artifact (loopx-parent is the root)
 module_dir() { if [ "$1" = loopx-parent ]; then echo "$ROOT"; else echo "$ROOT/$1"; fi; }
 
@@ -76,7 +90,16 @@ MARKER="$WORK/marker"
 touch "$MARKER"
 LOCAL_HAD_LOOPX=no
 [ -e "$LOCAL_M2/io/loopx" ] && LOCAL_HAD_LOOPX=yes
-mvn -B -Prelease -DskipTests ${RELEASE_ARGS[@]+"${RELEASE_ARGS[@]}"} clean deploy >"$WORK/release.log" 2>&1 \
+GOALS=(clean deploy)
+if [ "$REUSE_BUILD" = yes ]; then
+  # no clean: compile, tests' compile, jars and Javadoc are up to date from `mvn -B verify` (the
+  # plugins' own up-to-date checks; no JaCoCo report again: -Djacoco.skip); a file repository
+  # left by an earlier run would mix with this one's artifacts
+  GOALS=(deploy)
+  rm -rf "$REPO"
+  echo "reusing the checkout's build output (--reuse-build): mvn ... deploy, no clean"
+fi
+mvn -B -Prelease -DskipTests -Djacoco.skip=true ${RELEASE_ARGS[@]+"${RELEASE_ARGS[@]}"} "${GOALS[@]}" >"$WORK/release.log" 2>&1 \
   || { tail -60 "$WORK/release.log" >&2; fail "mvn -Prelease deploy failed"; }
 mkdir -p "$OUT"
 cp "$WORK/release.log" "$OUT/release.log"
@@ -162,7 +185,9 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 else
   tar -c --exclude=./target --exclude='*/target' . | tar -x -C "$REBUILD"
 fi
-(cd "$REBUILD" && mvn -B -Prelease -DskipTests -Dgpg.skip ${RELEASE_ARGS[@]+"${RELEASE_ARGS[@]}"} package) \
+# the published modules only: the samples, build-checks and benchmarks publish nothing to compare
+(cd "$REBUILD" && mvn -B -Prelease -DskipTests -Dgpg.skip -pl "$PUBLISHED_PL" \
+  ${RELEASE_ARGS[@]+"${RELEASE_ARGS[@]}"} package) \
   >"$OUT/rebuild.log" 2>&1 || { tail -60 "$OUT/rebuild.log" >&2; fail "second package failed"; }
 compared=0
 for a in "${JAR_MODULES[@]}"; do
