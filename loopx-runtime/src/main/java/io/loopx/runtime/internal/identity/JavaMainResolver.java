@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.identity;
 
-import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.runtime.RuntimeEnvironment;
 import io.loopx.runtime.internal.process.FileStamp;
@@ -168,12 +167,9 @@ final class JavaMainResolver {
       List<String> commandPrefix,
       ObjectNode record,
       List<FileStamp> stamps) {
+    RuntimeIdentity.Recorded recorded = RuntimeIdentity.recorded(record);
     return new RuntimeResolution.Resolved(
-        savedPath,
-        commandPrefix,
-        RuntimeIdentity.ofRecord(record),
-        CanonicalJson.toText(record),
-        stamps);
+        savedPath, commandPrefix, recorded.identity(), recorded.text(), stamps);
   }
 
   private static String joined(List<Path> codePath) {

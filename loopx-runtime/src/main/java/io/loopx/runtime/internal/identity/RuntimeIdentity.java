@@ -2,8 +2,13 @@ package io.loopx.runtime.internal.identity;
 
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.json.CanonicalJson;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -100,6 +105,43 @@ public record RuntimeIdentity(String value) implements Comparable<RuntimeIdentit
   }
 
   static RuntimeIdentity ofRecord(ObjectNode record) {
-    return new RuntimeIdentity(CanonicalJson.sha256Hex(record));
+    return recorded(record).identity();
+  }
+
+  /** The most identities {@link #recorded} keeps by their record's canonical text. */
+  private static final int MAX_KNOWN = 1024;
+
+  /** Identities by their record's canonical text: the identity is a pure function of that text. */
+  private static final ConcurrentHashMap<String, RuntimeIdentity> KNOWN = new ConcurrentHashMap<>();
+
+  /** A record's identity and its canonical text (what a resolution keeps). */
+  record Recorded(RuntimeIdentity identity, String text) {}
+
+  /**
+   * Returns the identity of {@code record} and its canonical text from one canonical walk: the
+   * SHA-256 is taken over the text's UTF-8 bytes (exactly the canonical bytes), and only when this
+   * text was not seen before (a warm request resolves the same runtime several times).
+   */
+  static Recorded recorded(ObjectNode record) {
+    String text = CanonicalJson.toText(record);
+    RuntimeIdentity known = KNOWN.get(text);
+    if (known == null) {
+      known = new RuntimeIdentity(sha256Hex(text));
+      if (KNOWN.size() >= MAX_KNOWN) {
+        KNOWN.clear();
+      }
+      KNOWN.put(text, known);
+    }
+    return new Recorded(known, text);
+  }
+
+  private static String sha256Hex(String text) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required on every Java platform", e);
+    }
   }
 }
