@@ -9,6 +9,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -133,6 +134,26 @@ public record RuntimeIdentity(String value) implements Comparable<RuntimeIdentit
       KNOWN.put(text, known);
     }
     return new Recorded(known, text);
+  }
+
+  /** Records by a key that determines them (their components joined), kept like {@link #KNOWN}. */
+  private static final ConcurrentHashMap<String, Recorded> BY_KEY = new ConcurrentHashMap<>();
+
+  /**
+   * As {@link #recorded(ObjectNode)} for the record {@code record} builds, which {@code key}
+   * determines (the record's kind and components, joined with a separator no component holds): a
+   * key seen before returns its identity and text without building or walking the record.
+   */
+  static Recorded recorded(String key, Supplier<ObjectNode> record) {
+    Recorded known = BY_KEY.get(key);
+    if (known == null) {
+      known = recorded(record.get());
+      if (BY_KEY.size() >= MAX_KNOWN) {
+        BY_KEY.clear();
+      }
+      BY_KEY.put(key, known);
+    }
+    return known;
   }
 
   private static String sha256Hex(String text) {
