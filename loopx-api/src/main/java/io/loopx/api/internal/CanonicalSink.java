@@ -18,13 +18,21 @@ final class CanonicalSink {
 
   CanonicalSink(@Nullable MessageDigest sha) {
     this.sha = sha;
-    this.bytes = new byte[sha == null ? 256 : STREAM_BUFFER];
+    // A digesting sink too starts small (most requests and records are short): it grows to the
+    // streaming buffer the first time it fills.
+    this.bytes = new byte[256];
   }
 
   /** Makes room for {@code extra} more bytes. */
   void room(int extra) {
     if (size + extra <= bytes.length) {
       return;
+    }
+    if (sha != null && bytes.length < STREAM_BUFFER) {
+      bytes = Arrays.copyOf(bytes, STREAM_BUFFER);
+      if (size + extra <= bytes.length) {
+        return;
+      }
     }
     if (sha != null && extra <= bytes.length) {
       sha.update(bytes, 0, size);

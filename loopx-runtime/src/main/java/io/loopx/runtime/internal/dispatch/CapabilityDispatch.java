@@ -160,7 +160,7 @@ public final class CapabilityDispatch {
       // A subprocess reads the bound request's bytes: written (and size-checked) once here.
       EnvelopeBinder.Bound bound =
           EnvelopeBinder.bindForWire(
-              request.action(), request.scope(), envelopeId, revision, input.body());
+              request.action(), request.scope(), envelopeId, revision, input.bodyForReading());
       if (mode.executes()) {
         outcome =
             runExtension(
@@ -181,7 +181,7 @@ public final class CapabilityDispatch {
       // needs them.
       ObjectNode bound =
           EnvelopeBinder.bind(
-              request.action(), request.scope(), envelopeId, revision, input.body());
+              request.action(), request.scope(), envelopeId, revision, input.bodyForReading());
       if (mode.executes()) {
         facts.ran(CallFacts.Path.IN_PROCESS);
         outcome = runBuiltin(resolved.implementation().inProcess().orElseThrow(), bound);

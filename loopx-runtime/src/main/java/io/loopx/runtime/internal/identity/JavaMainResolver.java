@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.identity;
 
-import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.runtime.RuntimeEnvironment;
 import io.loopx.runtime.internal.process.FileStamp;
@@ -58,13 +57,18 @@ final class JavaMainResolver {
           "code source `" + source.get().location() + "` of class `" + className + "` vanished",
           new EntrypointLookup(className, joined(environment.codePath())));
     }
-    ObjectNode record =
-        RuntimeIdentity.javaMainRecord(
-            java.get().digest(), className, source.get().kind(), identified.get().digest());
-    return resolved(
+    String javaDigest = java.get().digest();
+    String kind = source.get().kind();
+    String codeDigest = identified.get().digest();
+    RuntimeIdentity.Recorded recorded =
+        RuntimeIdentity.recorded(
+            String.join("\0", "java_main", javaDigest, className, kind, codeDigest),
+            () -> RuntimeIdentity.javaMainRecord(javaDigest, className, kind, codeDigest));
+    return new RuntimeResolution.Resolved(
         Optional.empty(),
         List.of(javaExecutable.toString(), "-cp", joined(environment.codePath()), className),
-        record,
+        recorded.identity(),
+        recorded.text(),
         List.of(java.get().stamp(), identified.get().stamp()));
   }
 
@@ -168,12 +172,9 @@ final class JavaMainResolver {
       List<String> commandPrefix,
       ObjectNode record,
       List<FileStamp> stamps) {
+    RuntimeIdentity.Recorded recorded = RuntimeIdentity.recorded(record);
     return new RuntimeResolution.Resolved(
-        savedPath,
-        commandPrefix,
-        RuntimeIdentity.ofRecord(record),
-        CanonicalJson.toText(record),
-        stamps);
+        savedPath, commandPrefix, recorded.identity(), recorded.text(), stamps);
   }
 
   private static String joined(List<Path> codePath) {

@@ -2,8 +2,14 @@ package io.loopx.runtime.internal.identity;
 
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.json.CanonicalJson;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -100,6 +106,63 @@ public record RuntimeIdentity(String value) implements Comparable<RuntimeIdentit
   }
 
   static RuntimeIdentity ofRecord(ObjectNode record) {
-    return new RuntimeIdentity(CanonicalJson.sha256Hex(record));
+    return recorded(record).identity();
+  }
+
+  /** The most identities {@link #recorded} keeps by their record's canonical text. */
+  private static final int MAX_KNOWN = 1024;
+
+  /** Identities by their record's canonical text: the identity is a pure function of that text. */
+  private static final ConcurrentHashMap<String, RuntimeIdentity> KNOWN = new ConcurrentHashMap<>();
+
+  /** A record's identity and its canonical text (what a resolution keeps). */
+  record Recorded(RuntimeIdentity identity, String text) {}
+
+  /**
+   * Returns the identity of {@code record} and its canonical text from one canonical walk: the
+   * SHA-256 is taken over the text's UTF-8 bytes (exactly the canonical bytes), and only when this
+   * text was not seen before (a warm request resolves the same runtime several times).
+   */
+  static Recorded recorded(ObjectNode record) {
+    String text = CanonicalJson.toText(record);
+    RuntimeIdentity known = KNOWN.get(text);
+    if (known == null) {
+      known = new RuntimeIdentity(sha256Hex(text));
+      if (KNOWN.size() >= MAX_KNOWN) {
+        KNOWN.clear();
+      }
+      KNOWN.put(text, known);
+    }
+    return new Recorded(known, text);
+  }
+
+  /** Records by a key that determines them (their components joined), kept like {@link #KNOWN}. */
+  private static final ConcurrentHashMap<String, Recorded> BY_KEY = new ConcurrentHashMap<>();
+
+  /**
+   * As {@link #recorded(ObjectNode)} for the record {@code record} builds, which {@code key}
+   * determines (the record's kind and components, joined with a separator no component holds): a
+   * key seen before returns its identity and text without building or walking the record.
+   */
+  static Recorded recorded(String key, Supplier<ObjectNode> record) {
+    Recorded known = BY_KEY.get(key);
+    if (known == null) {
+      known = recorded(record.get());
+      if (BY_KEY.size() >= MAX_KNOWN) {
+        BY_KEY.clear();
+      }
+      BY_KEY.put(key, known);
+    }
+    return known;
+  }
+
+  private static String sha256Hex(String text) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required on every Java platform", e);
+    }
   }
 }

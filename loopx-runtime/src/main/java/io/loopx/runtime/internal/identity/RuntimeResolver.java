@@ -1,6 +1,5 @@
 package io.loopx.runtime.internal.identity;
 
-import io.loopx.api.json.CanonicalJson;
 import io.loopx.api.manifest.LaunchTarget;
 import io.loopx.runtime.RuntimeEnvironment;
 import io.loopx.runtime.internal.isolation.Bubblewrap;
@@ -204,12 +203,9 @@ public final class RuntimeResolver {
       return resolution;
     }
     ObjectNode record = isolation.get().isolatedRecord(r.identity().value());
+    RuntimeIdentity.Recorded recorded = RuntimeIdentity.recorded(record);
     return new RuntimeResolution.Resolved(
-        r.savedPath(),
-        r.commandPrefix(),
-        RuntimeIdentity.ofRecord(record),
-        CanonicalJson.toText(record),
-        r.stamps());
+        r.savedPath(), r.commandPrefix(), recorded.identity(), recorded.text(), r.stamps());
   }
 
   private RuntimeResolution resolveUnisolated(LaunchTarget target, Path manifestDirectory) {
@@ -383,7 +379,8 @@ public final class RuntimeResolver {
     Derived d = derived.get(key);
     if (d == null) {
       ObjectNode r = record.get();
-      d = new Derived(RuntimeIdentity.ofRecord(r), CanonicalJson.toText(r));
+      RuntimeIdentity.Recorded recorded = RuntimeIdentity.recorded(r);
+      d = new Derived(recorded.identity(), recorded.text());
       if (derived.size() >= MAX_MEMO) {
         derived.clear();
       }
