@@ -9,6 +9,7 @@ import io.loopx.runtime.run.RunStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -102,7 +103,14 @@ class WorkerSoakTest {
                     } catch (RuntimeException e) {
                       outcome = "untyped";
                       synchronized (untyped) {
-                        untyped.add(e.toString());
+                        // With where it was thrown: a rare one must be diagnosable from the report.
+                        untyped.add(
+                            e
+                                + " at "
+                                + Arrays.stream(e.getStackTrace())
+                                    .limit(12)
+                                    .map(StackTraceElement::toString)
+                                    .toList());
                       }
                     }
                     slowestNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
