@@ -76,73 +76,24 @@ public final class ProviderLaunch {
       Map<String, String> hostEnvironment,
       String searchPath,
       boolean keepStderr) {
-    this(launcher, hostEnvironment, searchPath, keepStderr, WorkerEvents.NONE);
-  }
-
-  /** Creates the launch path as above; {@code workerEvents} hears every warm worker's life. */
-  public ProviderLaunch(
-      ProcessLauncher launcher,
-      Map<String, String> hostEnvironment,
-      String searchPath,
-      boolean keepStderr,
-      WorkerEvents workerEvents) {
     this(
         launcher,
         hostEnvironment,
         searchPath,
         keepStderr,
-        workerEvents,
-        OsProcessLauncher.DEFAULT_MEMORY_LIMIT);
-  }
-
-  /**
-   * Creates the launch path as above with {@code hostMemoryLimit}, the host's memory limit in bytes
-   * of one call or worker process (see {@link #memoryLimit}).
-   */
-  public ProviderLaunch(
-      ProcessLauncher launcher,
-      Map<String, String> hostEnvironment,
-      String searchPath,
-      boolean keepStderr,
-      WorkerEvents workerEvents,
-      long hostMemoryLimit) {
-    this(
-        launcher,
-        hostEnvironment,
-        searchPath,
-        keepStderr,
-        workerEvents,
-        hostMemoryLimit,
-        TraceSource.NONE);
-  }
-
-  /**
-   * Creates the launch path as above; {@code trace} gives the calling thread's trace context to
-   * each one-shot launch and worker request frame (docs/contract/run.md#trace-context).
-   */
-  public ProviderLaunch(
-      ProcessLauncher launcher,
-      Map<String, String> hostEnvironment,
-      String searchPath,
-      boolean keepStderr,
-      WorkerEvents workerEvents,
-      long hostMemoryLimit,
-      TraceSource trace) {
-    this(
-        launcher,
-        hostEnvironment,
-        searchPath,
-        keepStderr,
-        workerEvents,
-        hostMemoryLimit,
-        trace,
+        WorkerEvents.NONE,
+        OsProcessLauncher.DEFAULT_MEMORY_LIMIT,
+        TraceSource.NONE,
         AccessRoots.NONE);
   }
 
   /**
-   * Creates the launch path as above; {@code accessRoots} are the host's directories that a
-   * manifest's {@code runtime.access} names (docs/access.md): each launch binds the declared ones
-   * into its isolation plan and names them in {@code LOOPX_ACCESS_<ROOT>}.
+   * Creates the launch path as above; {@code workerEvents} hears every warm worker's life; {@code
+   * hostMemoryLimit} is the host's memory limit in bytes of one call or worker process (see {@link
+   * #memoryLimit}); {@code trace} gives the calling thread's trace context to each one-shot launch
+   * and worker request frame (docs/contract/run.md#trace-context); {@code accessRoots} are the
+   * host's directories that a manifest's {@code runtime.access} names (docs/access.md): each launch
+   * binds the declared ones into its isolation plan and names them in {@code LOOPX_ACCESS_<ROOT>}.
    */
   public ProviderLaunch(
       ProcessLauncher launcher,
