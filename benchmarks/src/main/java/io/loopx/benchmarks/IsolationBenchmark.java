@@ -1,21 +1,20 @@
 package io.loopx.benchmarks;
 
 import io.loopx.runtime.IsolationPolicy;
-import io.loopx.runtime.Loopx;
-import io.loopx.runtime.dispatch.DispatchReceipt;
-import io.loopx.runtime.dispatch.DispatchRequest;
-import io.loopx.runtime.dispatch.DomainPolicy;
+import io.loopx.runtime.internal.isolation.Bubblewrap;
+import io.loopx.runtime.internal.isolation.IsolationPlan;
 import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
-import io.loopx.runtime.manifest.LoadedManifest;
-import io.loopx.runtime.run.RunStatus;
 import io.loopx.runtime.spi.Isolation;
 import io.loopx.runtime.spi.LaunchResult;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -32,18 +31,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The price of kernel isolation (docs/process.md#isolation), each LoopX path with and without it in
- * the same run.
- *
- * <p>{@code oneShotCall} / {@code oneShotCallIsolated}: one contained call of a {@code #!/bin/sh}
- * {@code cat} provider with a 1 KB stdin through {@link OsProcessLauncher}, without isolation and
- * under bubblewrap ({@code setpriv} first when the host runs as root). Target: isolated at most 1.5
- * times the plain call.
- *
- * <p>{@code warmWorkerDispatch} / {@code warmWorkerDispatchIsolated}: the governed dispatch of
- * {@link WorkerBenchmark} (1 KB request, {@code java_main} worker on {@code ProviderMain}) on a
- * warm worker, on a host without isolation and on one with {@link IsolationPolicy#REQUIRED} (the
- * worker started once under bubblewrap). Target: isolated at most 1.10 times the plain request.
+ * The price of kernel isolation on a one-shot call (docs/process.md#isolation): one contained call
+ * of a {@code #!/bin/sh} {@code cat} provider with a 1 KB stdin through {@link OsProcessLauncher}
+ * under bubblewrap ({@code setpriv} first when the host runs as root), against the same call
+ * without isolation (target: at most 1.5 times) and, for information, against a bare {@link
+ * ProcessBuilder} running the same bubblewrap command line (what the tool itself costs, without
+ * LoopX's containment). The warm-worker pair is {@link IsolatedWorkerBenchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -54,13 +47,11 @@ public class IsolationBenchmark {
   private byte[] stdin;
   private OsProcessLauncher plain;
   private OsProcessLauncher isolated;
-  private Loopx warm;
-  private Loopx warmIsolated;
-  private DispatchRequest dispatch;
+  private List<String> bareCommand;
 
-  /** Writes the script and the worker package, installs it on both hosts, checks every path. */
+  /** Writes the script, checks every path. */
   @Setup(Level.Trial)
-  public void setUp() throws IOException {
+  public void setUp() throws IOException, InterruptedException {
     dir = Files.createTempDirectory("loopx-bench-isolation");
     // World-readable: an isolated provider of a root host runs as an unprivileged uid.
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -73,36 +64,12 @@ public class IsolationBenchmark {
     if (isolated.isolation() != Isolation.BUBBLEWRAP) {
       throw new IllegalStateException("bubblewrap is not usable here");
     }
-    checkCall(oneShotCall());
-    checkCall(oneShotCallIsolated());
-
-    Path pkg = Files.createDirectories(dir.resolve("pkg"));
-    Files.setPosixFilePermissions(pkg, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Files.writeString(pkg.resolve("extension.toml"), WorkerBenchmark.manifest());
-    warm = host(dir.resolve("plain"), IsolationPolicy.OFF);
-    warm.install(LoadedManifest.load(pkg.resolve("extension.toml")), io.loopx.runtime.Mode.EXECUTE);
-    warmIsolated = host(dir.resolve("isolated"), IsolationPolicy.REQUIRED);
-    warmIsolated.install(
-        LoadedManifest.load(pkg.resolve("extension.toml")), io.loopx.runtime.Mode.EXECUTE);
-    dispatch =
-        DispatchRequest.builder(
-                WorkerBenchmark.CAPABILITY, WorkerBenchmark.PROTOCOL, BenchEchoProvider.ACTION)
-            .scope(BenchEchoProvider.scope())
-            .permission(WorkerBenchmark.PERMISSION)
-            .input(stdin)
-            .build();
-    checkWarm(warmWorkerDispatch(), false);
-    checkWarm(warmWorkerDispatchIsolated(), true);
-  }
-
-  private static Loopx host(Path root, IsolationPolicy policy) {
-    return Loopx.builder()
-        .runtimeRoot(root)
-        .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
-        .builtin(new WorkerBenchmark.EchoContract())
-        .domainPolicy(DomainPolicy.allowAll())
-        .isolation(policy)
-        .build();
+    checkCall(baselinePlainCall());
+    checkCall(loopxIsolatedCall());
+    Bubblewrap tool = isolated.isolator().orElseThrow();
+    bareCommand = new ArrayList<>(tool.prefix(IsolationPlan.NONE_DECLARED, List.of(dir)));
+    bareCommand.add(script.toString());
+    baselineBareBubblewrap();
   }
 
   private void checkCall(LaunchResult result) {
@@ -111,19 +78,9 @@ public class IsolationBenchmark {
     }
   }
 
-  private static void checkWarm(DispatchReceipt r, boolean isolatedHost) {
-    if (r.outcome().status() != RunStatus.SUCCEEDED
-        || r.outcome().exitCode().isPresent()
-        || r.isolation().isPresent() != isolatedHost) {
-      throw new IllegalStateException("the warm dispatch failed: " + r.toJson());
-    }
-  }
-
-  /** Closes both hosts and removes the temp tree. */
+  /** Removes the temp tree. */
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
-    warm.close();
-    warmIsolated.close();
     try (Stream<Path> walk = Files.walk(dir)) {
       for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
@@ -140,27 +97,33 @@ public class IsolationBenchmark {
             .build());
   }
 
-  /** One contained call without isolation. */
+  /** The call under bubblewrap, contained like every LoopX call. */
   @Benchmark
-  public LaunchResult oneShotCall() {
-    return call(plain);
-  }
-
-  /** The same call under bubblewrap. */
-  @Benchmark
-  public LaunchResult oneShotCallIsolated() {
+  public LaunchResult loopxIsolatedCall() {
     return call(isolated);
   }
 
-  /** A warm worker request on a host without isolation. */
+  /** The same contained call without isolation. */
   @Benchmark
-  public DispatchReceipt warmWorkerDispatch() {
-    return warm.dispatch(dispatch, io.loopx.runtime.Mode.EXECUTE);
+  public LaunchResult baselinePlainCall() {
+    return call(plain);
   }
 
-  /** A warm worker request on a host whose workers run under bubblewrap. */
+  /** Reference: the same bubblewrap command line from a bare {@link ProcessBuilder}. */
   @Benchmark
-  public DispatchReceipt warmWorkerDispatchIsolated() {
-    return warmIsolated.dispatch(dispatch, io.loopx.runtime.Mode.EXECUTE);
+  public byte[] baselineBareBubblewrap() throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(bareCommand).start();
+    try (OutputStream in = p.getOutputStream()) {
+      in.write(stdin);
+    }
+    byte[] out;
+    try (InputStream stdout = p.getInputStream()) {
+      out = stdout.readAllBytes();
+    }
+    p.getErrorStream().close();
+    if (p.waitFor() != 0 || out.length != stdin.length) {
+      throw new IllegalStateException("exit " + p.exitValue() + ", " + out.length + " bytes");
+    }
+    return out;
   }
 }

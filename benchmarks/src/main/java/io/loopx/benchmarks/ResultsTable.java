@@ -60,6 +60,9 @@ public final class ResultsTable {
               "WorkerBenchmark.baselineOneShotDispatch",
               new Target(0.01, false)), // warm workers: 100x
           Map.entry("WorkerBenchmark.baselineRawPipeRoundTrip", new Target(1.5, false)), // issue 36
+          // issue 35: the price of bubblewrap on a one-shot call and on a warm worker
+          Map.entry("IsolationBenchmark.baselinePlainCall", new Target(1.5, false)),
+          Map.entry("IsolatedWorkerBenchmark.baselinePlainWarmDispatch", new Target(1.10, false)),
           // the Micrometer observation: at most 10 % on the governed built-in dispatch
           Map.entry(
               "ObservedDispatchBenchmark.baselineUnobservedDispatch", new Target(1.10, false)));
