@@ -150,7 +150,8 @@ public final class ProviderLaunch {
       Runnable check) {
     requireIsolation();
     if (!forceOneShot && spec.worker().isPresent() && extraArgs.isEmpty() && workers.isPresent()) {
-      LaunchRequest start = workerLaunch(runtime, spec, id, revision);
+      // Built only when a worker starts: a warm request does not need it.
+      Supplier<LaunchRequest> start = () -> workerLaunch(runtime, spec, id, revision);
       Optional<Workers.Outcome> outcome =
           workers
               .get()

@@ -96,14 +96,14 @@ public final class Workers implements AutoCloseable {
 
   /**
    * Runs {@code request} (the bound request, as a one-shot provider would read it on stdin) on a
-   * worker of (id, revision, identity), started from {@code launch} (the one-shot launch with the
-   * worker args appended) if none is free; empty once this is closed (the caller runs one-shot).
-   * {@code check} is the execute-time check of the call (it throws when the extension is no longer
-   * enabled, the revision no longer active or the identity no longer proven): it runs right before
-   * a worker is started for the request and right before the request's frame is queued, ordered
-   * with lifecycle commits; when it throws, the pool of this key is retired and the exception
-   * propagates. The request ends by the smaller of the manifest timeout and the caller's {@code
-   * callDeadline}.
+   * worker of (id, revision, identity), started from what {@code launch} returns (the one-shot
+   * launch with the worker args appended; asked for only when a worker starts) if none is free;
+   * empty once this is closed (the caller runs one-shot). {@code check} is the execute-time check
+   * of the call (it throws when the extension is no longer enabled, the revision no longer active
+   * or the identity no longer proven): it runs right before a worker is started for the request and
+   * right before the request's frame is queued, ordered with lifecycle commits; when it throws, the
+   * pool of this key is retired and the exception propagates. The request ends by the smaller of
+   * the manifest timeout and the caller's {@code callDeadline}.
    *
    * @throws LoopxException what {@code check} throws; {@code PROVIDER_UNAVAILABLE} after {@value
    *     StartHealth#UNAVAILABLE_AFTER} failed starts in a row (until a doctor reports ready);
@@ -114,7 +114,7 @@ public final class Workers implements AutoCloseable {
       Revision revision,
       String identity,
       RuntimeSpec spec,
-      LaunchRequest launch,
+      Supplier<LaunchRequest> launch,
       byte[] request,
       CallDeadline callDeadline,
       Runnable check) {
@@ -123,7 +123,7 @@ public final class Workers implements AutoCloseable {
   }
 
   /**
-   * Runs {@code request} as {@link #call(ExtensionId, Revision, String, RuntimeSpec, LaunchRequest,
+   * Runs {@code request} as {@link #call(ExtensionId, Revision, String, RuntimeSpec, Supplier,
    * byte[], CallDeadline, Runnable)} does; when the worker it gets announced {@code trace_context},
    * {@code trace} (which never throws) is read on this thread right before the request's frame is
    * queued and its context goes into the frame (docs/contract/worker.md#trace-context).
@@ -135,7 +135,7 @@ public final class Workers implements AutoCloseable {
       Revision revision,
       String identity,
       RuntimeSpec spec,
-      LaunchRequest launch,
+      Supplier<LaunchRequest> launch,
       byte[] request,
       Supplier<Optional<TraceContext>> trace,
       CallDeadline callDeadline,
@@ -178,7 +178,7 @@ public final class Workers implements AutoCloseable {
                       workerSpec,
                       spec.protocol(),
                       manifestTimeout,
-                      () -> launcher.startLongLived(launch),
+                      () -> launcher.startLongLived(launch.get()),
                       stopper,
                       started,
                       starts,

@@ -48,7 +48,7 @@ class WorkersForgetTest {
               Revision.of("0123456789abcdef"),
               "a".repeat(64),
               spec,
-              launch,
+              () -> launch,
               "{}".getBytes(StandardCharsets.UTF_8),
               CallDeadline.none(),
               () -> {});
