@@ -88,8 +88,11 @@ public enum ErrorKind {
   @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   ACCESS_ROOT_UNKNOWN;
 
+  // Computed once: receipts, events and error packets ask for it on every call.
+  private final String wireName = name().toLowerCase(Locale.ROOT);
+
   /** Returns the snake_case name used on the wire, e.g. {@code manifest_invalid}. */
   public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
+    return wireName;
   }
 }

@@ -47,8 +47,11 @@ public enum RunFailure {
   @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   MEMORY_LIMIT;
 
+  // Computed once: receipts, events and error packets ask for it on every call.
+  private final String wireName = name().toLowerCase(Locale.ROOT);
+
   /** Returns the snake_case word used on the wire, e.g. {@code response_too_large}. */
   public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
+    return wireName;
   }
 }

@@ -15,8 +15,11 @@ public enum RunStatus {
   /** The provider's stdout was too large or not exactly one JSON object. */
   INVALID_PROVIDER_OUTPUT;
 
+  // Computed once: receipts, events and error packets ask for it on every call.
+  private final String wireName = name().toLowerCase(Locale.ROOT);
+
   /** Returns the snake_case word used on the wire, e.g. {@code provider_failed}. */
   public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
+    return wireName;
   }
 }
