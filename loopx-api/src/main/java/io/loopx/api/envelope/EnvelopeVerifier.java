@@ -8,6 +8,7 @@ import io.loopx.api.LoopxException;
 import io.loopx.api.Revision;
 import io.loopx.api.envelope.ExecutionEnvelope.Fields;
 import io.loopx.api.internal.CanonicalWriter;
+import io.loopx.api.internal.EnvelopeJson;
 import io.loopx.api.json.CanonicalJson;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -175,7 +176,7 @@ public final class EnvelopeVerifier {
       Objects.requireNonNull(extensionId, "extensionId");
       Objects.requireNonNull(revision, "revision");
       scope = scope.deepCopy();
-      ExecutionEnvelope.checkScope(scope);
+      EnvelopeJson.checkScope(scope);
     }
 
     /**

@@ -6,12 +6,11 @@ import io.loopx.api.ExtensionId;
 import io.loopx.api.InvalidValueException;
 import io.loopx.api.Revision;
 import io.loopx.api.internal.CanonicalWriter;
+import io.loopx.api.internal.EnvelopeJson;
 import io.loopx.api.json.CanonicalJson;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -43,13 +42,13 @@ public record ExecutionEnvelope(
     Digest requestDigest) {
 
   /** The envelope's schema version, the value of its {@code schema_version} field. */
-  public static final String SCHEMA_VERSION = "loopx_extension_execution_envelope_v0";
+  public static final String SCHEMA_VERSION = EnvelopeJson.SCHEMA_VERSION;
 
   /** The top-level request key that holds the envelope; callers can never supply it. */
   public static final String REQUEST_KEY = "execution_envelope";
 
   /** The largest canonical JSON form of a scope, in UTF-8 bytes. */
-  public static final int MAX_SCOPE_BYTES = 16_384;
+  public static final int MAX_SCOPE_BYTES = EnvelopeJson.MAX_SCOPE_BYTES;
 
   /**
    * Validates and deep-copies the components.
@@ -64,7 +63,7 @@ public record ExecutionEnvelope(
     Objects.requireNonNull(revision, "revision");
     Objects.requireNonNull(requestDigest, "requestDigest");
     scope = scope.deepCopy();
-    checkScope(scope);
+    EnvelopeJson.checkScope(scope);
   }
 
   /** Returns a deep copy of the scope. */
@@ -79,17 +78,12 @@ public record ExecutionEnvelope(
    * order.
    */
   public ObjectNode toJson() {
-    JsonNodeFactory nodes = JsonNodeFactory.instance;
-    ObjectNode extension = nodes.objectNode();
-    extension.put(Fields.ID, extensionId.value());
-    extension.put(Fields.REVISION, revision.value());
-    ObjectNode json = nodes.objectNode();
-    json.put(Fields.SCHEMA_VERSION, SCHEMA_VERSION);
-    json.put(Fields.ACTION, action.value());
-    json.set(Fields.SCOPE, scope.deepCopy());
-    json.set(Fields.EXTENSION, extension);
-    json.put(Fields.REQUEST_DIGEST, requestDigest.value());
-    return json;
+    return EnvelopeJson.of(
+        action.value(),
+        scope.deepCopy(),
+        extensionId.value(),
+        revision.value(),
+        requestDigest.value());
   }
 
   /**
@@ -120,48 +114,15 @@ public record ExecutionEnvelope(
     return Objects.hash(action, CanonicalJson.toText(scope), extensionId, revision, requestDigest);
   }
 
-  /**
-   * Checks the scope rules and returns the canonical text of {@code scope}.
-   *
-   * @throws InvalidValueException if the scope is empty, not I-JSON or too large
-   */
-  static String checkScope(ObjectNode scope) {
-    if (scope.isEmpty()) {
-      throw new InvalidValueException(
-          "execution envelope scope", "{}", "must be a non-empty JSON object");
-    }
-    String canonical = CanonicalJson.toText(scope);
-    byte[] bytes = canonical.getBytes(StandardCharsets.UTF_8);
-    if (bytes.length > MAX_SCOPE_BYTES) {
-      throw new InvalidValueException(
-          "execution envelope scope",
-          abbreviate(canonical),
-          "its canonical JSON is "
-              + bytes.length
-              + " bytes, over the "
-              + MAX_SCOPE_BYTES
-              + "-byte limit");
-    }
-    return canonical;
-  }
-
-  private static String abbreviate(String s) {
-    if (s.length() <= 64) {
-      return s;
-    }
-    int end = Character.isHighSurrogate(s.charAt(60)) ? 60 : 61;
-    return s.substring(0, end) + "...";
-  }
-
   /** The envelope's wire field names. */
   static final class Fields {
-    static final String SCHEMA_VERSION = "schema_version";
-    static final String ACTION = "action";
-    static final String SCOPE = "scope";
-    static final String EXTENSION = "extension";
-    static final String REQUEST_DIGEST = "request_digest";
-    static final String ID = "id";
-    static final String REVISION = "revision";
+    static final String SCHEMA_VERSION = EnvelopeJson.SCHEMA_VERSION_FIELD;
+    static final String ACTION = EnvelopeJson.ACTION;
+    static final String SCOPE = EnvelopeJson.SCOPE;
+    static final String EXTENSION = EnvelopeJson.EXTENSION;
+    static final String REQUEST_DIGEST = EnvelopeJson.REQUEST_DIGEST;
+    static final String ID = EnvelopeJson.ID;
+    static final String REVISION = EnvelopeJson.REVISION;
 
     private Fields() {}
   }

@@ -9,6 +9,7 @@ import io.loopx.api.Revision;
 import io.loopx.api.envelope.EnvelopeVerifier;
 import io.loopx.api.envelope.ExecutionEnvelope;
 import io.loopx.api.internal.CanonicalWriter;
+import io.loopx.api.internal.EnvelopeJson;
 import io.loopx.api.json.StrictJson;
 import io.loopx.runtime.internal.run.RequestBody;
 import java.util.Objects;
@@ -132,9 +133,14 @@ public final class EnvelopeBinder {
       // Walks again in document order and throws for the first number that is not exact.
       ExactNumbers.require(request);
     }
-    ExecutionEnvelope envelope = new ExecutionEnvelope(action, scope, id, revision, copy.digest());
+    // The envelope's JSON as ExecutionEnvelope#toJson makes it, with one copy of the scope instead
+    // of the record's two (in and out): checked by the same rule, before the bound tree is built.
+    ObjectNode scopeCopy = scope.deepCopy();
+    EnvelopeJson.checkScope(scopeCopy);
+    ObjectNode envelopeJson =
+        EnvelopeJson.of(
+            action.value(), scopeCopy, id.value(), revision.value(), copy.digest().value());
     ObjectNode bound = copy.copy();
-    ObjectNode envelopeJson = envelope.toJson();
     bound.set(ExecutionEnvelope.REQUEST_KEY, envelopeJson);
     long lengthBound =
         copy.compactBound()
