@@ -2,6 +2,7 @@ package io.loopx.api.internal;
 
 import io.loopx.api.InvalidValueException;
 import java.nio.charset.StandardCharsets;
+import org.apiguardian.api.API;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -9,6 +10,7 @@ import tools.jackson.databind.node.ObjectNode;
  * The JSON form and the scope rule of an execution envelope, shared by {@code ExecutionEnvelope}
  * and the runtime's binder (which builds the form without the record's two scope copies).
  */
+@API(status = API.Status.INTERNAL, since = "1.0")
 public final class EnvelopeJson {
   /** The envelope's schema version, the value of its {@code schema_version} field. */
   public static final String SCHEMA_VERSION = "loopx_extension_execution_envelope_v0";
