@@ -305,7 +305,9 @@ public final class FileActivationStore implements ActivationStore {
   }
 
   private static void removeLeftoverTemps(Path dir) {
-    try (DirectoryStream<Path> temps = Files.newDirectoryStream(dir, TEMP_PREFIX + "*")) {
+    // A name filter, not a glob: a glob is compiled to a regular expression on every call.
+    try (DirectoryStream<Path> temps =
+        Files.newDirectoryStream(dir, p -> p.getFileName().toString().startsWith(TEMP_PREFIX))) {
       for (Path t : temps) {
         deleteQuietly(t);
       }

@@ -120,7 +120,9 @@ public final class IdentityCacheFile implements IdentityCacheStore {
 
   private void removeStaleTemps() {
     Instant cutoff = Instant.now().minus(STALE_TEMP);
-    try (DirectoryStream<Path> temps = Files.newDirectoryStream(directory, TEMP_PREFIX + "*")) {
+    try (DirectoryStream<Path> temps =
+        Files.newDirectoryStream(
+            directory, p -> p.getFileName().toString().startsWith(TEMP_PREFIX))) {
       for (Path t : temps) {
         FileTime modified =
             Files.readAttributes(
