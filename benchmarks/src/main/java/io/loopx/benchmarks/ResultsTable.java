@@ -62,6 +62,7 @@ public final class ResultsTable {
           Map.entry("WorkerBenchmark.baselineRawPipeRoundTrip", new Target(1.5, false)), // issue 36
           // issue 35: the price of bubblewrap on a one-shot call and on a warm worker
           Map.entry("IsolationBenchmark.baselinePlainCall", new Target(1.5, false)),
+          Map.entry("IsolatedPythonBenchmark.baselinePlainPythonCall", new Target(1.5, false)),
           Map.entry("IsolatedWorkerBenchmark.baselinePlainWarmDispatch", new Target(1.10, false)),
           // the Micrometer observation: at most 10 % on the governed built-in dispatch
           Map.entry(
