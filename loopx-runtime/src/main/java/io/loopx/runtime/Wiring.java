@@ -78,7 +78,9 @@ final class Wiring {
       resolver = resolver.isolatedBy(os.isolator().get());
     }
     this.observer = new Observer(b.listeners, b.observers, b.logger);
-    this.providers = launchOver(launcher, b, environment, accessRoots);
+    // One trace source: its first failure is logged once per facade, whichever side met it.
+    TraceSource trace = new TraceSource(b.traceContext, b.logger);
+    this.providers = launchOver(launcher, b, environment, trace, accessRoots);
     // The standalone side (docs/process.md#isolation): a host that set no isolation policy and
     // keeps the default launcher runs standalone extensions (doctor probes and runs) isolated
     // where bubblewrap is usable. Their launcher probes the tool on first use, so a host without
@@ -92,7 +94,7 @@ final class Wiring {
               .isolation(IsolationPolicy.WHEN_AVAILABLE)
               .build();
       standaloneResolver = cached.isolatedBy(isolating::isolator);
-      standaloneProviders = launchOver(isolating, b, environment, accessRoots);
+      standaloneProviders = launchOver(isolating, b, environment, trace, accessRoots);
     }
     this.standaloneProviders = standaloneProviders;
     Freshness freshness = new Freshness(resolver, standaloneResolver, fileSystem);
@@ -136,6 +138,7 @@ final class Wiring {
       ProcessLauncher launcher,
       Loopx.Builder b,
       RuntimeEnvironment environment,
+      TraceSource trace,
       AccessRoots accessRoots) {
     return new ProviderLaunch(
         launcher,
@@ -144,7 +147,7 @@ final class Wiring {
         b.providerStderrTail,
         observer.workerEvents(),
         b.providerMemoryLimit,
-        new TraceSource(b.traceContext, b.logger),
+        trace,
         accessRoots);
   }
 
