@@ -17,6 +17,7 @@ import io.loopx.api.manifest.ProvidedCapability;
 import io.loopx.api.manifest.Visibility;
 import io.loopx.api.spi.BuiltinContribution;
 import io.loopx.api.spi.RegistrationContext;
+import io.loopx.runtime.IsolationPolicy;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.dispatch.DispatchReceipt;
@@ -132,6 +133,8 @@ class LoopxMicrometerDispatchTest {
     micrometer = LoopxMicrometer.of(observations, meters);
     Loopx loopx =
         Loopx.builder()
+            // Not about isolation: the standalone provider runs as the host's user.
+            .isolation(IsolationPolicy.OFF)
             .runtimeRoot(tmp.resolve("root"))
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .builtin(new Catalog())

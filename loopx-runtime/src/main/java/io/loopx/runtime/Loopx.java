@@ -95,7 +95,7 @@ public final class Loopx implements AutoCloseable {
    */
   @Override
   public void close() {
-    wired.providers.close();
+    wired.close();
   }
 
   /**
@@ -107,12 +107,23 @@ public final class Loopx implements AutoCloseable {
    */
   @API(status = API.Status.EXPERIMENTAL, since = "1.0")
   public List<WorkerPoolSnapshot> workerPools() {
-    return wired.providers.workers().map(Workers::snapshots).orElse(List.of());
+    return wired.workers().stream().flatMap(w -> w.snapshots().stream()).toList();
   }
 
-  /** The warm workers, when this facade starts them (for tests in this package). */
+  /**
+   * The warm workers of capability providers, when this facade starts them (for tests in this
+   * package).
+   */
   Optional<Workers> workers() {
     return wired.providers.workers();
+  }
+
+  /**
+   * The warm workers of standalone extensions, when this facade starts them (for tests in this
+   * package): those of {@link #workers()} unless they run isolated by default.
+   */
+  Optional<Workers> standaloneWorkers() {
+    return wired.standaloneProviders.workers();
   }
 
   /**
@@ -274,7 +285,7 @@ public final class Loopx implements AutoCloseable {
     Optional<ProcessLauncher> launcher = Optional.empty();
     int providerPidsLimit = OsProcessLauncher.DEFAULT_PIDS_LIMIT;
     long providerMemoryLimit = OsProcessLauncher.DEFAULT_MEMORY_LIMIT;
-    IsolationPolicy isolation = IsolationPolicy.OFF;
+    Optional<IsolationPolicy> isolation = Optional.empty();
     RuntimeEnvironment runtimeEnvironment = RuntimeEnvironment.current();
     Map<String, String> hostEnvironment = System.getenv();
     boolean hostEnvironmentGiven;
@@ -444,15 +455,19 @@ public final class Loopx implements AutoCloseable {
     /**
      * Sets whether the default launcher runs every provider call, doctor probe and warm worker
      * isolated by the kernel through bubblewrap (docs/process.md#isolation): {@link
-     * IsolationPolicy#OFF} (the default), {@link IsolationPolicy#WHEN_AVAILABLE} or {@link
+     * IsolationPolicy#OFF}, {@link IsolationPolicy#WHEN_AVAILABLE} or {@link
      * IsolationPolicy#REQUIRED} (without a usable bubblewrap every call, probe and worker start
-     * fails with {@code isolation_unavailable} before anything runs). When isolation applies, the
-     * tool's bytes join every runtime identity, so proofs made without it are stale. Ignored with a
-     * host {@link #processLauncher}.
+     * fails with {@code isolation_unavailable} before anything runs); the policy set applies to
+     * capability providers and standalone extensions alike. Not called: capability providers
+     * (extensions with {@code [[provides]]} or {@code [[implements]]}) run with {@code OFF} and
+     * standalone extensions (their doctor probes and {@link Loopx#run} calls) with {@code
+     * WHEN_AVAILABLE}. When isolation applies, the tool's bytes join the runtime identity, so
+     * proofs made without it are stale (as after an interpreter upgrade). Ignored with a host
+     * {@link #processLauncher}: nothing isolates.
      */
     @API(status = API.Status.EXPERIMENTAL, since = "1.0")
     public Builder isolation(IsolationPolicy policy) {
-      this.isolation = Arguments.required("isolation policy", policy);
+      this.isolation = Optional.of(Arguments.required("isolation policy", policy));
       return this;
     }
 

@@ -15,11 +15,14 @@ import io.loopx.runtime.internal.run.StandaloneRun;
 import io.loopx.runtime.internal.run.TraceSource;
 import io.loopx.runtime.internal.state.FileActivationStore;
 import io.loopx.runtime.internal.state.IdentityCacheFile;
+import io.loopx.runtime.internal.worker.Workers;
 import io.loopx.runtime.spi.ProcessLauncher;
 import io.loopx.runtime.state.ActivationStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileSystem;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
@@ -27,11 +30,19 @@ import java.util.Properties;
 /**
  * The composition root of one {@link Loopx}: from a builder's settings, the collaborators the
  * facade delegates to, each built once and shared (one identity cache, one observer, one provider
- * launch with its warm workers, one catalog publisher).
+ * launch with its warm workers, and a second one for standalone extensions when they run isolated
+ * by default, one catalog publisher).
  */
 final class Wiring {
   final Observer observer;
   final ProviderLaunch providers;
+
+  /**
+   * Starts the providers of standalone extensions: {@link #providers} itself unless the host set no
+   * isolation policy and kept the default launcher (docs/process.md#isolation).
+   */
+  final ProviderLaunch standaloneProviders;
+
   final CatalogPublisher catalog;
   final LifecycleEngine lifecycle;
   final StandaloneRun standaloneRun;
@@ -58,35 +69,57 @@ final class Wiring {
             () ->
                 OsProcessLauncher.builder()
                     .pidsLimit(b.providerPidsLimit)
-                    .isolation(b.isolation)
+                    .isolation(b.isolation.orElse(IsolationPolicy.OFF))
                     .build());
-    RuntimeResolver resolver = RuntimeResolver.of(environment).withCache(identities);
+    RuntimeResolver cached = RuntimeResolver.of(environment).withCache(identities);
+    RuntimeResolver resolver = cached;
     // Isolated calls run the tool too: its bytes join every runtime identity (docs/process.md).
     if (launcher instanceof OsProcessLauncher os && os.isolator().isPresent()) {
       resolver = resolver.isolatedBy(os.isolator().get());
     }
-    Freshness freshness = new Freshness(resolver, fileSystem);
     this.observer = new Observer(b.listeners, b.observers, b.logger);
-    this.providers =
-        new ProviderLaunch(
-            launcher,
-            b.providerEnvironment.filter(b.hostEnvironment),
-            environment.searchPath(),
-            b.providerStderrTail,
-            observer.workerEvents(),
-            b.providerMemoryLimit,
-            new TraceSource(b.traceContext, b.logger),
-            accessRoots);
+    // One trace source: its first failure is logged once per facade, whichever side met it.
+    TraceSource trace = new TraceSource(b.traceContext, b.logger);
+    this.providers = launchOver(launcher, b, environment, trace, accessRoots);
+    // The standalone side (docs/process.md#isolation): a host that set no isolation policy and
+    // keeps the default launcher runs standalone extensions (doctor probes and runs) isolated
+    // where bubblewrap is usable. Their launcher probes the tool on first use, so a host without
+    // standalone extensions never runs it; their identities fold the tool in when it is usable.
+    RuntimeResolver standaloneResolver = resolver;
+    ProviderLaunch standaloneProviders = providers;
+    if (b.isolation.isEmpty() && b.launcher.isEmpty()) {
+      OsProcessLauncher isolating =
+          OsProcessLauncher.builder()
+              .pidsLimit(b.providerPidsLimit)
+              .isolation(IsolationPolicy.WHEN_AVAILABLE)
+              .build();
+      standaloneResolver = cached.isolatedBy(isolating::isolator);
+      standaloneProviders = launchOver(isolating, b, environment, trace, accessRoots);
+    }
+    this.standaloneProviders = standaloneProviders;
+    Freshness freshness = new Freshness(resolver, standaloneResolver, fileSystem);
     // Run and dispatch write only to revoke a changed runtime's identity: observed like commands.
     ActivationStore observed = observer.writingThrough(store);
     // Workers of a revision that another process or host disabled, replaced or uninstalled are
     // retired within a second (docs/contract/worker.md#lifecycle-changes,
     // "Changes made elsewhere").
     providers.watchState(store::read);
+    if (standaloneProviders != providers) {
+      standaloneProviders.watchState(store::read);
+    }
     this.catalog = new CatalogPublisher(store, freshness, Loopx.VERSION, b.builtins);
     this.lifecycle =
-        new LifecycleEngine(store, resolver, providers, fileSystem, catalog, observer, accessRoots);
-    this.standaloneRun = new StandaloneRun(observed, freshness, providers);
+        new LifecycleEngine(
+            store,
+            resolver,
+            providers,
+            standaloneResolver,
+            standaloneProviders,
+            fileSystem,
+            catalog,
+            observer,
+            accessRoots);
+    this.standaloneRun = new StandaloneRun(observed, freshness, standaloneProviders);
     this.dispatch =
         new CapabilityDispatch(
             observed,
@@ -98,6 +131,42 @@ final class Wiring {
               return new CapabilityDispatch.Resolvable(
                   current.generation().registry(), current.state());
             });
+  }
+
+  /** The launch path over {@code launcher} with the builder's environment, limits and roots. */
+  private ProviderLaunch launchOver(
+      ProcessLauncher launcher,
+      Loopx.Builder b,
+      RuntimeEnvironment environment,
+      TraceSource trace,
+      AccessRoots accessRoots) {
+    return new ProviderLaunch(
+        launcher,
+        b.providerEnvironment.filter(b.hostEnvironment),
+        environment.searchPath(),
+        b.providerStderrTail,
+        observer.workerEvents(),
+        b.providerMemoryLimit,
+        trace,
+        accessRoots);
+  }
+
+  /** Retires the warm workers of both launch paths. */
+  void close() {
+    providers.close();
+    if (standaloneProviders != providers) {
+      standaloneProviders.close();
+    }
+  }
+
+  /** Returns the warm workers of both launch paths (capability side first). */
+  List<Workers> workers() {
+    List<Workers> all = new ArrayList<>();
+    providers.workers().ifPresent(all::add);
+    if (standaloneProviders != providers) {
+      standaloneProviders.workers().ifPresent(all::add);
+    }
+    return all;
   }
 
   /**

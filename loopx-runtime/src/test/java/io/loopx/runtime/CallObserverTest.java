@@ -123,6 +123,7 @@ class CallObserverTest {
   Loopx loopx(List<CallObserver> observers, BuiltinContribution... builtins) {
     Loopx.Builder b =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .runtimeRoot(tmp.resolve("root"))
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .logger(log)

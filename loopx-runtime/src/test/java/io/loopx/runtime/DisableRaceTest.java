@@ -97,7 +97,12 @@ class DisableRaceTest {
   void aDisableCommittedBetweenTheFirstReadAndTheLaunchStopsARun() throws IOException {
     Path dir = soloPackage();
     Path runtimeRoot = tmp.resolve("root");
-    Loopx operator = Loopx.builder().runtimeRoot(runtimeRoot).hostEnvironment(env()).build();
+    Loopx operator =
+        Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
+            .runtimeRoot(runtimeRoot)
+            .hostEnvironment(env())
+            .build();
     operator.install(LoadedManifest.load(dir.resolve("extension.toml")), Mode.EXECUTE);
 
     AtomicBoolean armed = new AtomicBoolean();
@@ -119,7 +124,11 @@ class DisableRaceTest {
           }
         };
     Loopx host =
-        Loopx.builder().activationStore(disablingAfterFirstRead).hostEnvironment(env()).build();
+        Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
+            .activationStore(disablingAfterFirstRead)
+            .hostEnvironment(env())
+            .build();
     assertThat(host.run(RunRequest.of(SOLO, REQUEST), Mode.EXECUTE).ok()).isTrue();
     assertThat(dir.resolve("ran")).exists();
     Files.delete(dir.resolve("ran"));

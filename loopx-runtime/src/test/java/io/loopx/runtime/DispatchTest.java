@@ -83,6 +83,7 @@ class DispatchTest {
   Loopx loopx(BuiltinContribution... builtins) {
     Loopx.Builder b =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .runtimeRoot(tmp.resolve("root"))
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .domainPolicy(
@@ -281,6 +282,7 @@ class DispatchTest {
   void theDefaultPolicyDeniesEverything() throws IOException {
     Loopx loopx =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .runtimeRoot(tmp.resolve("root"))
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .builtin(new Contract())
@@ -400,6 +402,7 @@ class DispatchTest {
         io.loopx.runtime.internal.process.OsProcessLauncher.create();
     Loopx loopx =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .runtimeRoot(tmp.resolve("root"))
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .domainPolicy(DomainPolicy.allowAll())

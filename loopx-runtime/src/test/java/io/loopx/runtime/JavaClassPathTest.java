@@ -96,6 +96,7 @@ class JavaClassPathTest {
             + "timeout_seconds = 60\n");
     loopx =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .runtimeRoot(tmp.resolve("runtime-root"))
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .build();

@@ -42,6 +42,7 @@ class JfrEventsTest {
     Path dir = fixture.provider("demo-provider", "[\"demo.read\"]", "[\"demo.read\"]");
     Loopx loopx =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .runtimeRoot(tmp.resolve("root"))
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .builtin(new DispatchTest.Contract())
@@ -107,6 +108,7 @@ class JfrEventsTest {
     String revision;
     try (Loopx loopx =
             Loopx.builder()
+                .isolation(IsolationPolicy.OFF)
                 .runtimeRoot(tmp.resolve("root"))
                 .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
                 .builtin(new DispatchTest.Contract())

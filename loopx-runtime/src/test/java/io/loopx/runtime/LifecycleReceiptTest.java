@@ -63,6 +63,7 @@ class LifecycleReceiptTest {
     LoadedManifest v2 = LoadedManifest.load(tmp.resolve("demo-ext-2/extension.toml"));
     Loopx loopx =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .runtimeRoot(tmp.resolve("root"))
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .build();

@@ -44,7 +44,11 @@ class LifecycleTest {
     packageDir = tmp.resolve("demo-ext");
     writeProvider(packageDir, "1.0.0");
     loopx =
-        Loopx.builder().runtimeRoot(root).hostEnvironment(Map.of("PATH", "/usr/bin:/bin")).build();
+        Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
+            .runtimeRoot(root)
+            .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
+            .build();
   }
 
   /** A provider whose doctor fails while a file named {@code fail} sits next to it. */

@@ -67,7 +67,11 @@ class ObservingTest {
   }
 
   Loopx.Builder builder() {
-    return Loopx.builder().runtimeRoot(root).hostEnvironment(ENV).logger(log);
+    return Loopx.builder()
+        .isolation(IsolationPolicy.OFF)
+        .runtimeRoot(root)
+        .hostEnvironment(ENV)
+        .logger(log);
   }
 
   LoadedManifest version(String version) throws IOException {
@@ -306,6 +310,7 @@ class ObservingTest {
         };
     Loopx shared =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .activationStore(recording)
             .hostEnvironment(ENV)
             .logger(log)
@@ -380,6 +385,7 @@ class ObservingTest {
         };
     Loopx host =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .activationStore(racing)
             .hostEnvironment(ENV)
             .logger(log)
@@ -433,6 +439,7 @@ class ObservingTest {
     Path dir = fixture.provider("demo-provider", "[\"demo.read\"]", "[\"demo.read\"]");
     Loopx host =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .runtimeRoot(tmp.resolve("root"))
             .hostEnvironment(ENV)
             .builtin(new DispatchTest.Contract())

@@ -103,6 +103,7 @@ class RequestBytesTest {
 
   Loopx loopx(Contract contract) {
     return Loopx.builder()
+        .isolation(IsolationPolicy.OFF)
         .runtimeRoot(tmp.resolve("root"))
         .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
         .domainPolicy(DomainPolicy.allowAll())

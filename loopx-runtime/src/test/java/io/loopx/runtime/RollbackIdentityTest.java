@@ -39,6 +39,7 @@ class RollbackIdentityTest {
   void setUp() {
     loopx =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .runtimeRoot(tmp.resolve("runtime-root"))
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .build();

@@ -29,7 +29,11 @@ class UninstallTest {
   void setUp() {
     root = tmp.resolve("runtime-root");
     loopx =
-        Loopx.builder().runtimeRoot(root).hostEnvironment(Map.of("PATH", "/usr/bin:/bin")).build();
+        Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
+            .runtimeRoot(root)
+            .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
+            .build();
   }
 
   LoadedManifest version(String version) throws IOException {

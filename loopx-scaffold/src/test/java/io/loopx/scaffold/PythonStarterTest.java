@@ -137,6 +137,9 @@ class PythonStarterTest {
 
   @Test
   void theRuntimeInstallsAndRunsThePythonStarter() throws Exception {
+    // A host that sets no isolation policy runs a standalone extension isolated, as an
+    // unprivileged uid on a root host: the package must be reachable by it.
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path pkg = scaffold();
     Loopx loopx =
         Loopx.builder()
@@ -155,6 +158,7 @@ class PythonStarterTest {
                   ExtensionId.of(ID), Files.readAllBytes(pkg.resolve("examples/request.json"))),
               Mode.EXECUTE);
       assertThat(run.ok()).as(run.toJson().toString()).isTrue();
+      assertThat(run.toJson().get("isolation").stringValue()).isEqualTo("bwrap");
       assertThat(
               run.outcome()
                   .providerResult()

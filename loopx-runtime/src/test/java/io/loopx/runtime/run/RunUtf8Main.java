@@ -2,6 +2,7 @@ package io.loopx.runtime.run;
 
 import io.loopx.api.ExtensionId;
 import io.loopx.api.json.StrictJson;
+import io.loopx.runtime.IsolationPolicy;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import java.io.IOException;
@@ -22,6 +23,7 @@ public final class RunUtf8Main {
     System.err.println("default charset: " + Charset.defaultCharset().name());
     Loopx loopx =
         Loopx.builder()
+            .isolation(IsolationPolicy.OFF)
             .stateFile(Path.of(args[0]))
             .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
             .build();

@@ -3,6 +3,7 @@ package io.loopx.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.spi.BuiltinContribution;
+import io.loopx.runtime.IsolationPolicy;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.dispatch.DomainPolicy;
@@ -175,7 +176,12 @@ class LoopxActuatorTest {
         .withBean(
             "ownLoopx",
             Loopx.class,
-            () -> Loopx.builder().runtimeRoot(tmp.resolve("own")).build(),
+            () ->
+                Loopx.builder()
+                    // Not about isolation; the package lies in a 0700 temporary directory.
+                    .isolation(IsolationPolicy.OFF)
+                    .runtimeRoot(tmp.resolve("own"))
+                    .build(),
             d -> d.setDestroyMethodName("close"))
         .run(
             context -> {

@@ -20,6 +20,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -153,6 +154,9 @@ class StarterPackageEndToEndTest extends ProviderContractTest {
 
   @Test
   void installDoctorRunAndRefuseWithTheRealRuntime(@TempDir Path root) throws IOException {
+    // A host that sets no isolation policy runs this standalone starter isolated, as an
+    // unprivileged uid on a root host: the package must be reachable by it.
+    Files.setPosixFilePermissions(workspace, PosixFilePermissions.fromString("rwxr-xr-x"));
     Loopx loopx = Loopx.builder().runtimeRoot(root).hostEnvironment(hostEnvironment()).build();
     ExtensionId id = ExtensionId.of(ID);
 

@@ -18,17 +18,35 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL, since = "0.3")
 public final class Freshness {
   private final RuntimeResolver resolver;
+  private final RuntimeResolver standaloneResolver;
   private final FileSystem fileSystem;
 
   /** Creates the rule over {@code resolver}, reading saved paths on {@code fileSystem}. */
   public Freshness(RuntimeResolver resolver, FileSystem fileSystem) {
+    this(resolver, resolver, fileSystem);
+  }
+
+  /**
+   * Creates the rule over {@code resolver} for capability providers and {@code standaloneResolver}
+   * for standalone extensions (their active manifest declares no {@code [[provides]]} or {@code
+   * [[implements]]}): the two differ when the standalone ones run isolated by default
+   * (docs/process.md#isolation). Both must share one identity cache.
+   */
+  public Freshness(
+      RuntimeResolver resolver, RuntimeResolver standaloneResolver, FileSystem fileSystem) {
     this.resolver = resolver;
+    this.standaloneResolver = standaloneResolver;
     this.fileSystem = fileSystem;
+  }
+
+  /** Returns the resolver of {@code record}'s active revision (see the constructor). */
+  private RuntimeResolver resolverOf(ExtensionRecord record) {
+    return record.active().manifest().isStandalone() ? standaloneResolver : resolver;
   }
 
   /** Returns the active runtime of {@code record} resolved now, if its proof covers it. */
   public Optional<RuntimeResolution.Resolved> freshRuntime(ExtensionRecord record) {
-    return freshRuntime(record, resolver);
+    return freshRuntime(record, resolverOf(record));
   }
 
   private Optional<RuntimeResolution.Resolved> freshRuntime(
@@ -64,8 +82,9 @@ public final class Freshness {
   public boolean unchangedSince(
       ExtensionRecord record, RuntimeResolution.Resolved before, boolean stampsOnly) {
     var runtime = record.active().manifest().runtime().orElseThrow();
+    RuntimeResolver using = resolverOf(record);
     return before.unchangedSince(
-        (stampsOnly ? resolver : resolver.uncached())
+        (stampsOnly ? using : using.uncached())
             .resolveSaved(
                 runtime.launchTarget(), record.active().entrypointPath().map(fileSystem::getPath)));
   }
@@ -84,9 +103,14 @@ public final class Freshness {
   /** Returns, for every installed extension, whether it is enabled and doctor-fresh now. */
   public Map<ExtensionId, Boolean> of(ActivationState state) {
     Map<ExtensionId, Boolean> fresh = new LinkedHashMap<>();
-    RuntimeResolver pass = resolver.forOnePass(); // each shared interpreter examined once
+    // Each shared interpreter examined once per pass; the standalone side's pass is made only when
+    // it differs (docs/process.md#isolation).
+    RuntimeResolver pass = resolver.forOnePass();
+    RuntimeResolver standalonePass =
+        standaloneResolver == resolver ? pass : standaloneResolver.forOnePass();
     for (ExtensionRecord r : state.extensions().values()) {
-      fresh.put(r.id(), r.enabled() && freshRuntime(r, pass).isPresent());
+      RuntimeResolver using = r.active().manifest().isStandalone() ? standalonePass : pass;
+      fresh.put(r.id(), r.enabled() && freshRuntime(r, using).isPresent());
     }
     return fresh;
   }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.apiguardian.api.API;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -57,8 +58,11 @@ public final class RuntimeResolver {
    */
   private final ConcurrentHashMap<Path, Resolution> launchers;
 
-  /** When present, every identity is folded with the isolation tool's ({@link #isolatedBy}). */
-  private final Optional<Bubblewrap> isolation;
+  /**
+   * The isolation tool, when present every identity is folded with its ({@link #isolatedBy}); asked
+   * at each resolution (a launcher's memoised, possibly lazy, probe).
+   */
+  private final Supplier<Optional<Bubblewrap>> isolation;
 
   /** A launcher's resolution and the scans it was made from. */
   private record Resolution(
@@ -86,7 +90,7 @@ public final class RuntimeResolver {
       ConcurrentHashMap<String, Derived> derived,
       ConcurrentHashMap<Path, Resolution> launchers,
       Optional<Map<Path, ScanResult>> pass,
-      Optional<Bubblewrap> isolation) {
+      Supplier<Optional<Bubblewrap>> isolation) {
     this.isolation = isolation;
     this.environment = Objects.requireNonNull(environment, "environment");
     this.cache = cache;
@@ -97,7 +101,7 @@ public final class RuntimeResolver {
 
   /** Returns a resolver for {@code environment} that hashes every file it identifies. */
   public static RuntimeResolver of(RuntimeEnvironment environment) {
-    return ofIsolation(environment, Optional.empty());
+    return ofIsolation(environment, Optional::empty);
   }
 
   /**
@@ -106,11 +110,23 @@ public final class RuntimeResolver {
    * enabling isolation or upgrading the tool makes proofs stale (docs/contract/doctor.md).
    */
   public RuntimeResolver isolatedBy(Bubblewrap tool) {
-    return new RuntimeResolver(environment, cache, derived, launchers, pass, Optional.of(tool));
+    Optional<Bubblewrap> found = Optional.of(tool);
+    return isolatedBy(() -> found);
+  }
+
+  /**
+   * Returns this resolver with every identity folded with the tool {@code tool} gives, if it gives
+   * one, asked at each resolution: the resolver of providers whose launcher probes the tool lazily
+   * (the standalone side of a host that set no isolation policy, docs/process.md#isolation). {@code
+   * tool} must answer the same every time (a memoised probe).
+   */
+  public RuntimeResolver isolatedBy(Supplier<Optional<Bubblewrap>> tool) {
+    return new RuntimeResolver(
+        environment, cache, derived, launchers, pass, Objects.requireNonNull(tool, "tool"));
   }
 
   private static RuntimeResolver ofIsolation(
-      RuntimeEnvironment environment, Optional<Bubblewrap> isolation) {
+      RuntimeEnvironment environment, Supplier<Optional<Bubblewrap>> isolation) {
     return new RuntimeResolver(
         environment,
         Optional.empty(),
@@ -199,10 +215,14 @@ public final class RuntimeResolver {
 
   /** Returns {@code resolution} with its identity folded with the isolation tool's, if any. */
   private RuntimeResolution isolated(RuntimeResolution resolution) {
-    if (isolation.isEmpty() || !(resolution instanceof RuntimeResolution.Resolved r)) {
+    if (!(resolution instanceof RuntimeResolution.Resolved r)) {
       return resolution;
     }
-    ObjectNode record = isolation.get().isolatedRecord(r.identity().value());
+    Optional<Bubblewrap> tool = isolation.get();
+    if (tool.isEmpty()) {
+      return resolution;
+    }
+    ObjectNode record = tool.get().isolatedRecord(r.identity().value());
     RuntimeIdentity.Recorded recorded = RuntimeIdentity.recorded(record);
     return new RuntimeResolution.Resolved(
         r.savedPath(), r.commandPrefix(), recorded.identity(), recorded.text(), r.stamps());

@@ -17,6 +17,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Applies lifecycle commands: one read of the state, the command's preconditions, the observations
@@ -31,6 +33,7 @@ public final class LifecycleEngine {
   private final RuntimeResolver resolver;
   private final Observer observer;
   private final ProviderLaunch providers;
+  private final ProviderLaunch standaloneProviders;
 
   /** Creates the engine over {@code store}, checking candidates against {@code catalog}. */
   public LifecycleEngine(
@@ -65,12 +68,61 @@ public final class LifecycleEngine {
       CatalogPublisher catalog,
       Observer observer,
       AccessRoots accessRoots) {
+    this(
+        store,
+        resolver,
+        providers,
+        resolver,
+        providers,
+        fileSystem,
+        catalog,
+        observer,
+        accessRoots);
+  }
+
+  /**
+   * As above, with standalone extensions (no {@code [[provides]]} or {@code [[implements]]})
+   * resolved by {@code standaloneResolver} and probed through {@code standaloneProviders}: the side
+   * their runs use, isolated by default (docs/process.md#isolation). Both resolvers must share one
+   * identity cache; lifecycle commits retire the warm workers of both launch paths.
+   */
+  public LifecycleEngine(
+      ActivationStore store,
+      RuntimeResolver resolver,
+      ProviderLaunch providers,
+      RuntimeResolver standaloneResolver,
+      ProviderLaunch standaloneProviders,
+      FileSystem fileSystem,
+      CatalogPublisher catalog,
+      Observer observer,
+      AccessRoots accessRoots) {
     this.store = store;
-    this.prober = new Prober(resolver, providers, fileSystem, accessRoots);
+    this.prober =
+        new Prober(
+            new Prober.Side(resolver, providers),
+            new Prober.Side(standaloneResolver, standaloneProviders),
+            fileSystem,
+            accessRoots);
     this.catalog = catalog;
     this.resolver = resolver;
     this.observer = observer;
     this.providers = providers;
+    this.standaloneProviders = standaloneProviders;
+  }
+
+  /** Runs {@code commit} ordered with the warm workers' checks of both launch paths. */
+  private <T> T ordered(Supplier<T> commit) {
+    return standaloneProviders == providers
+        ? providers.ordered(commit)
+        : providers.ordered(() -> standaloneProviders.ordered(commit));
+  }
+
+  /** Applies {@code step} to each distinct launch path. */
+  private void eachLaunch(Consumer<ProviderLaunch> step) {
+    step.accept(providers);
+    if (standaloneProviders != providers) {
+      step.accept(standaloneProviders);
+    }
   }
 
   /**
@@ -134,15 +186,15 @@ public final class LifecycleEngine {
             Observer.statuses(packets),
             results,
             write ->
-                providers.ordered(
+                ordered(
                     () -> {
                       ActivationState written = write.get();
-                      targets.forEach(t -> providers.retireWorkers(t.id()));
+                      eachLaunch(p -> targets.forEach(t -> p.retireWorkers(t.id())));
                       for (var change : plan.changes()) {
                         if (change.replacement().isEmpty()) {
-                          providers.forgetWorkers(change.id());
+                          eachLaunch(p -> p.forgetWorkers(change.id()));
                         } else {
-                          providers.retireWorkers(change.id());
+                          eachLaunch(p -> p.retireWorkers(change.id()));
                         }
                       }
                       return written;
@@ -151,7 +203,7 @@ public final class LifecycleEngine {
       // An executed probe that reported ready ends the workers' provider_unavailable.
       for (var packet : packets) {
         if (packet.status() == DoctorStatus.READY) {
-          providers.workersReady(packet.extensionId());
+          eachLaunch(p -> p.workersReady(packet.extensionId()));
         }
       }
     }

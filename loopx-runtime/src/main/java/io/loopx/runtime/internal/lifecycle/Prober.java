@@ -21,28 +21,31 @@ import java.util.OptionalLong;
 /**
  * Observes a {@link Target}: resolves its runtime and, when asked, runs the doctor probe and
  * re-resolves afterwards (a changed identity fails the probe). The only lifecycle step with I/O
- * besides the state store. Thread-safe (immutable).
+ * besides the state store. A standalone extension is resolved and probed on the standalone side,
+ * the one its runs use (docs/process.md#isolation). Thread-safe (immutable).
  */
 final class Prober {
-  private final RuntimeResolver resolver;
-  private final ProviderLaunch providers;
+  private final Side capability;
+  private final Side standalone;
   private final FileSystem fileSystem;
   private final AccessRoots accessRoots;
 
-  Prober(
-      RuntimeResolver resolver,
-      ProviderLaunch providers,
-      FileSystem fileSystem,
-      AccessRoots accessRoots) {
-    this.resolver = resolver;
-    this.providers = providers;
+  /** What resolves and starts the providers of one kind of extension. */
+  record Side(RuntimeResolver resolver, ProviderLaunch providers) {}
+
+  Prober(Side capability, Side standalone, FileSystem fileSystem, AccessRoots accessRoots) {
+    this.capability = capability;
+    this.standalone = standalone;
     this.fileSystem = fileSystem;
     this.accessRoots = accessRoots;
   }
 
   Observation observe(Target target) {
+    Side side = target.manifest().isStandalone() ? standalone : capability;
+    RuntimeResolver resolver = side.resolver();
+    ProviderLaunch providers = side.providers();
     RuntimeSpec spec = target.manifest().runtime().orElseThrow();
-    RuntimeResolution before = resolve(target);
+    RuntimeResolution before = resolve(target, resolver);
     if (before instanceof RuntimeResolution.Unsupported unsupported) {
       return new Observation(
           new RuntimeObservation.Unsupported(unsupported.reason()), Optional.empty());
@@ -78,7 +81,7 @@ final class Prober {
                 .request(
                     resolved, spec, spec.doctorArgs(), target.id(), target.manifest().revision())
                 .build());
-    ProbeOutcome outcome = outcome(result, resolved, target, spec);
+    ProbeOutcome outcome = outcome(result, resolved, target, spec, side);
     jfr.end();
     if (jfr.shouldCommit()) {
       jfr.set(
@@ -97,7 +100,11 @@ final class Prober {
 
   /** The probe outcome with what the probe (or the failed worker) said. */
   private ProbeOutcome outcome(
-      LaunchResult result, RuntimeResolution.Resolved before, Target target, RuntimeSpec spec) {
+      LaunchResult result,
+      RuntimeResolution.Resolved before,
+      Target target,
+      RuntimeSpec spec,
+      Side side) {
     if (result.outcome() == LaunchOutcome.EXECUTABLE_MISMATCH) {
       return ProbeOutcome.failed(DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE).saying(result);
     }
@@ -110,7 +117,7 @@ final class Prober {
     // A runtime with [runtime.worker] must also start as a worker: one is started like a pool's,
     // its handshake checked, and it is stopped (docs/contract/worker.md#doctor).
     Optional<Workers.HandshakeCheck> worker =
-        providers.checkWorker(before, spec, target.id(), target.manifest().revision());
+        side.providers().checkWorker(before, spec, target.id(), target.manifest().revision());
     if (worker.isPresent() && worker.get().failure().isPresent()) {
       DoctorFailure failure =
           worker.get().failure().get() == RunFailure.ENTRYPOINT_CHANGED_DURING_RUN
@@ -124,15 +131,12 @@ final class Prober {
           OptionalLong.empty(),
           worker.get().handshakeLine());
     }
-    RuntimeResolution after = resolve(target, resolver.uncached()); // hashed again, never cached
+    // Hashed again, never cached.
+    RuntimeResolution after = resolve(target, side.resolver().uncached());
     if (!before.unchangedSince(after)) {
       return ProbeOutcome.failed(DoctorFailure.ENTRYPOINT_CHANGED_DURING_PROBE).saying(result);
     }
     return ProbeOutcome.PASSED.saying(result);
-  }
-
-  private RuntimeResolution resolve(Target target) {
-    return resolve(target, resolver);
   }
 
   private RuntimeResolution resolve(Target target, RuntimeResolver using) {

@@ -1,5 +1,6 @@
 package io.loopx.samples.cli;
 
+import io.loopx.runtime.IsolationPolicy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -26,6 +27,9 @@ import java.util.Optional;
  *     text-format progress of long batch work is shown there
  * @param variables the process environment variables the CLI reads itself: {@code
  *     LOOPX_STATE_JDBC_URL}, {@code LOOPX_STATE_JDBC_USER} and {@code LOOPX_STATE_JDBC_PASSWORD}
+ * @param isolation the isolation policy the CLI's facades set: empty (the CLI sets none, so its
+ *     standalone extensions run isolated where bubblewrap is usable, docs/process.md#isolation) but
+ *     in tests whose providers run on a code path the sandbox uid cannot read
  */
 record CliEnvironment(
     Path userHome,
@@ -34,7 +38,8 @@ record CliEnvironment(
     Optional<Map<String, String>> providerEnvironment,
     Path temporaryDirectory,
     boolean stderrTerminal,
-    Map<String, String> variables) {
+    Map<String, String> variables,
+    Optional<IsolationPolicy> isolation) {
 
   /** The process environment variables the CLI reads (the PostgreSQL state). */
   static final List<String> VARIABLES =
@@ -53,6 +58,40 @@ record CliEnvironment(
     bundledManifests = Collections.unmodifiableMap(copy);
     providerEnvironment = providerEnvironment.map(Map::copyOf);
     variables = Map.copyOf(variables);
+    Objects.requireNonNull(isolation, "isolation");
+  }
+
+  /** An environment whose facades set no isolation policy. */
+  CliEnvironment(
+      Path userHome,
+      boolean colour,
+      Map<String, byte[]> bundledManifests,
+      Optional<Map<String, String>> providerEnvironment,
+      Path temporaryDirectory,
+      boolean stderrTerminal,
+      Map<String, String> variables) {
+    this(
+        userHome,
+        colour,
+        bundledManifests,
+        providerEnvironment,
+        temporaryDirectory,
+        stderrTerminal,
+        variables,
+        Optional.empty());
+  }
+
+  /** Returns this environment with facades that set {@code policy} (tests). */
+  CliEnvironment withIsolation(IsolationPolicy policy) {
+    return new CliEnvironment(
+        userHome,
+        colour,
+        bundledManifests,
+        providerEnvironment,
+        temporaryDirectory,
+        stderrTerminal,
+        variables,
+        Optional.of(policy));
   }
 
   /** An environment without variables. */

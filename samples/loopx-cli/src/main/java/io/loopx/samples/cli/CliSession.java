@@ -131,9 +131,14 @@ final class CliSession {
     return builder(environment, List.of(), Optional.empty());
   }
 
-  /** As {@link #builder(CliEnvironment)}, with the provider options of {@code settings}. */
+  /**
+   * As {@link #builder(CliEnvironment)}, with the provider options and access roots of {@code
+   * settings}.
+   */
   static Loopx.Builder builder(CliEnvironment environment, Settings settings) {
-    return builder(environment, settings.providerEnv(), settings.providerPath());
+    Loopx.Builder builder = builder(environment, settings.providerEnv(), settings.providerPath());
+    settings.accessRoots().forEach(builder::accessRoot);
+    return builder;
   }
 
   private static Loopx.Builder builder(
@@ -144,6 +149,7 @@ final class CliSession {
     // The host environment's PATH is the one PATH: runtimes are resolved on it, providers get it.
     builder.hostEnvironment(hostEnvironment(environment, providerPath));
     builder.providerEnvironment(providerPolicy(providerEnv));
+    environment.isolation().ifPresent(builder::isolation);
     return builder;
   }
 

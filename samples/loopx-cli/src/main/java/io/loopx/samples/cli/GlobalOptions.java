@@ -50,6 +50,15 @@ final class GlobalOptions {
               + " a version manager's shim.")
   @Nullable String providerPath;
 
+  @Option(
+      names = "--access-root",
+      paramLabel = "NAME=DIR",
+      description =
+          "Map the access root NAME (lower-kebab) to the directory DIR (repeatable): an extension"
+              + " whose runtime.access declares read:NAME or write:NAME gets it where providers run"
+              + " isolated.")
+  List<String> accessRoots = new ArrayList<>();
+
   @Option(names = "--execute", description = "Perform the command (default: preview only).")
   boolean execute;
 

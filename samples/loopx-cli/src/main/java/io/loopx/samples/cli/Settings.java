@@ -1,9 +1,13 @@
 package io.loopx.samples.cli;
 
+import io.loopx.api.InvalidValueException;
+import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +29,8 @@ import picocli.CommandLine.Model.CommandSpec;
  *     --provider-env})
  * @param providerPath the PATH of providers and runtime resolution ({@code --provider-path}), its
  *     entries absolute; empty means the CLI's own PATH
+ * @param accessRoots the access roots by name ({@code --access-root NAME=DIR}), each an absolute
+ *     existing directory, in the order given
  */
 record Settings(
     Path stateFile,
@@ -32,7 +38,8 @@ record Settings(
     Format format,
     Optional<String> stateJdbcUrl,
     List<String> providerEnv,
-    Optional<String> providerPath) {
+    Optional<String> providerPath,
+    Map<String, Path> accessRoots) {
   /** The environment variable that names the PostgreSQL state when no option does. */
   static final String JDBC_URL_VARIABLE = "LOOPX_STATE_JDBC_URL";
 
@@ -47,11 +54,12 @@ record Settings(
     Objects.requireNonNull(stateJdbcUrl, "stateJdbcUrl");
     providerEnv = List.copyOf(providerEnv);
     Objects.requireNonNull(providerPath, "providerPath");
+    accessRoots = Collections.unmodifiableMap(new LinkedHashMap<>(accessRoots));
   }
 
   /** Settings without provider options. */
   Settings(Path stateFile, Mode mode, Format format, Optional<String> stateJdbcUrl) {
-    this(stateFile, mode, format, stateJdbcUrl, List.of(), Optional.empty());
+    this(stateFile, mode, format, stateJdbcUrl, List.of(), Optional.empty(), Map.of());
   }
 
   /** Settings of a state file. */
@@ -69,7 +77,9 @@ record Settings(
    * --state-file} is a usage error. The {@code --provider-env} names of the whole chain are
    * collected; an empty name, one with {@code =} or NUL, or one of the CLI's own secrets ({@value
    * #OWN_SECRETS_PREFIX}*) is a usage error. {@code --provider-path}'s relative entries are made
-   * absolute, its empty ones dropped; one without any directory is a usage error.
+   * absolute, its empty ones dropped; one without any directory is a usage error. The {@code
+   * --access-root NAME=DIR} mappings of the whole chain are collected; a value without {@code =}, a
+   * bad NAME, a NAME mapped twice or a DIR that is not an existing directory is a usage error.
    */
   static Settings of(CommandSpec leaf, Path userHome, Map<String, String> variables) {
     List<GlobalOptions> chain = new ArrayList<>();
@@ -87,7 +97,11 @@ record Settings(
     Format format = Format.TEXT;
     Set<String> providerEnv = new LinkedHashSet<>();
     @Nullable String providerPath = null;
+    Map<String, Path> accessRoots = new LinkedHashMap<>();
     for (GlobalOptions o : chain) {
+      for (String mapping : o.accessRoots) {
+        accessRoot(mapping, accessRoots);
+      }
       if (o.providerPath != null) {
         providerPath = o.providerPath;
       }
@@ -137,7 +151,44 @@ record Settings(
         format,
         Optional.ofNullable(jdbcUrl),
         List.copyOf(providerEnv),
-        providerPath == null ? Optional.empty() : Optional.of(absoluteDirectories(providerPath)));
+        providerPath == null ? Optional.empty() : Optional.of(absoluteDirectories(providerPath)),
+        accessRoots);
+  }
+
+  /**
+   * Adds the mapping {@code NAME=DIR} to {@code roots}, DIR made absolute against the working
+   * directory; the name is checked by the library's own rule ({@link
+   * io.loopx.runtime.Loopx.Builder#accessRoot}).
+   */
+  private static void accessRoot(String mapping, Map<String, Path> roots) {
+    int eq = mapping.indexOf('=');
+    if (eq < 0) {
+      throw Arguments.usage(
+          "--access-root needs NAME=DIR, got `" + SafeText.escaped(mapping) + "`");
+    }
+    String name = mapping.substring(0, eq);
+    String dir = mapping.substring(eq + 1);
+    if (dir.isEmpty()) {
+      throw Arguments.usage("--access-root " + SafeText.escaped(name) + ": DIR is empty");
+    }
+    Path directory = Arguments.path(dir).toAbsolutePath().normalize();
+    try {
+      Loopx.builder().accessRoot(name, directory);
+    } catch (InvalidValueException e) {
+      throw Arguments.usage("--access-root: " + e.getMessage());
+    }
+    if (roots.containsKey(name)) {
+      throw Arguments.usage("--access-root " + name + " is given twice");
+    }
+    if (!Files.isDirectory(directory)) {
+      throw Arguments.usage(
+          "--access-root "
+              + name
+              + ": `"
+              + SafeText.escaped(directory.toString())
+              + "` is not an existing directory");
+    }
+    roots.put(name, directory);
   }
 
   /** The non-empty entries of {@code path}, each made absolute, joined with {@code :}. */

@@ -6,6 +6,7 @@ import io.loopx.testkit.DocumentedKeys;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +34,9 @@ final class Cli {
   final CliEnvironment environment;
 
   Cli(Path tmp, boolean colour) {
+    // The CLI sets no isolation policy, so its standalone extensions run isolated, as an
+    // unprivileged uid on a root host: the packages under tmp must be reachable by it.
+    openToTheSandbox(tmp);
     this.root = tmp.resolve("runtime-root");
     this.environment =
         new CliEnvironment(
@@ -44,6 +48,18 @@ final class Cli {
 
   Cli(Path tmp) {
     this(tmp, false);
+  }
+
+  /**
+   * Makes {@code dir} (a JUnit temporary directory, mode 0700) world-traversable and readable, so
+   * that an isolated provider, which runs as uid 65534 on a root host, reaches the packages in it.
+   */
+  static void openToTheSandbox(Path dir) {
+    try {
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The outcome of one run. */

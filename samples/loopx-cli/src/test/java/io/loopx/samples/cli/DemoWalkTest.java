@@ -3,6 +3,7 @@ package io.loopx.samples.cli;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loopx.runtime.IsolationPolicy;
 import io.loopx.testkit.DocumentedKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -90,7 +91,11 @@ class DemoWalkTest {
   Cli.Result demo(Map<String, byte[]> bundled, String... args) {
     CliEnvironment environment =
         new CliEnvironment(
-            home, false, bundled, Optional.of(Map.of("PATH", "/usr/bin:/bin")), temporary);
+                home, false, bundled, Optional.of(Map.of("PATH", "/usr/bin:/bin")), temporary)
+            // In process, loopx-text-stats runs on this JVM's code path, partly in the local Maven
+            // repository under root's 0700 home, which the sandbox uid cannot read; CliJarIT walks
+            // the demo isolated from the shaded jar.
+            .withIsolation(IsolationPolicy.OFF);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = LoopxCli.execute(args, InputStream.nullInputStream(), out, err, () -> environment);

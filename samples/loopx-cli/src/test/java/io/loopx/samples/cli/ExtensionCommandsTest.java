@@ -39,7 +39,15 @@ class ExtensionCommandsTest {
   }
 
   static void assertDoctor(JsonNode packet, String status) {
-    assertThat(DocumentedKeys.of(packet)).containsExactlyElementsOf(DocumentedKeys.DOCTOR);
+    // A probed packet of these standalone extensions says the isolation it ran under; a preview
+    // probes nothing and has no `isolation` (docs/contract/doctor.md).
+    boolean probed = !status.equals("probe_required");
+    assertThat(DocumentedKeys.of(packet))
+        .containsExactlyElementsOf(
+            probed ? Keys.isolated(DocumentedKeys.DOCTOR) : DocumentedKeys.DOCTOR);
+    if (probed) {
+      assertThat(packet.get("isolation").stringValue()).isEqualTo("bwrap");
+    }
     assertThat(packet.get("schema_version").stringValue()).isEqualTo("loopx_extension_doctor_v0");
     assertThat(packet.get("status").stringValue()).isEqualTo(status);
     assertThat(packet.get("external_writes_performed").booleanValue()).isFalse();

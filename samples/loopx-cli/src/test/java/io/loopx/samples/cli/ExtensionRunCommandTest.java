@@ -39,7 +39,8 @@ class ExtensionRunCommandTest {
   }
 
   /**
-   * Writes a standalone provider that records each run in {@code bin/runs}, answers {@code
+   * Writes a standalone provider that records each run in {@code bin/runs} (refused when it runs
+   * isolated, as the CLI runs standalone extensions: the package is read-only), answers {@code
    * {"ok":false}} with exit 1 to a request containing {@code "mode":"fail"}, and otherwise echoes
    * the request.
    */
@@ -126,14 +127,17 @@ class ExtensionRunCommandTest {
 
     ObjectNode r = run(0, "--execute");
 
-    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.RUN);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(Keys.isolated(DocumentedKeys.RUN));
+    assertThat(r.get("isolation").stringValue()).isEqualTo("bwrap");
     assertThat(r.get("ok").booleanValue()).isTrue();
     assertThat(r.get("dry_run").booleanValue()).isFalse();
     assertThat(r.get("executed").booleanValue()).isTrue();
     assertThat(r.get("status").stringValue()).isEqualTo("succeeded");
     assertThat(r.get("exit_code").intValue()).isZero();
     assertThat(r.get("provider_result")).isEqualTo(Cli.JSON.readTree(REQUEST));
-    assertThat(providerRan()).isTrue();
+    // Isolated, the provider ran with its package read-only: its record of the run was refused.
+    assertThat(r.get("stderr_tail").stringValue()).contains("Read-only file system");
+    assertThat(providerRan()).isFalse();
   }
 
   @Test
@@ -161,7 +165,7 @@ class ExtensionRunCommandTest {
 
     ObjectNode r = run(1, "--execute");
 
-    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.RUN);
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(Keys.isolated(DocumentedKeys.RUN));
     assertThat(r.get("ok").booleanValue()).isFalse();
     assertThat(r.get("status").stringValue()).isEqualTo("provider_failed");
     assertThat(r.get("failure_kind").isNull()).isTrue();

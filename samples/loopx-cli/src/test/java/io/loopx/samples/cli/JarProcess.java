@@ -26,6 +26,9 @@ final class JarProcess {
   JarProcess(Path outputDir, Map<String, String> environment) {
     this.jar = Path.of(System.getProperty("loopx.cli.jar", "target/loopx.jar")).toAbsolutePath();
     this.outputDir = outputDir;
+    // The CLI runs standalone extensions isolated: on a root host as uid 65534, which must reach
+    // the packages the tests write under outputDir (a 0700 JUnit temporary directory).
+    Cli.openToTheSandbox(outputDir);
     this.environment = Map.copyOf(environment);
     assertThat(jar).as("the shaded CLI jar (built in package)").isRegularFile();
   }

@@ -1,6 +1,7 @@
 package io.loopx.samples.cli;
 
 import io.loopx.testkit.DocumentedKeys;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,4 +33,16 @@ final class Keys {
           "recalls", "one_shot_ms", "worker_ms", "worker_answered", "failures", "processes_left");
 
   static final List<String> DEMO_STEP = List.of("title", "command", "exit_code", "receipt");
+
+  /**
+   * {@code keys} (a doctor packet's or a run receipt's) with {@code isolation} after {@code
+   * memory_limit_bytes}, where the library writes it: the CLI sets no isolation policy, so its
+   * standalone extensions are probed and run with {@code WHEN_AVAILABLE} and say what applied
+   * (docs/process.md#isolation).
+   */
+  static List<String> isolated(List<String> keys) {
+    List<String> all = new ArrayList<>(keys);
+    all.add(all.indexOf("memory_limit_bytes") + 1, "isolation");
+    return List.copyOf(all);
+  }
 }

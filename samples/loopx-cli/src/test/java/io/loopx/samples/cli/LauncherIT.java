@@ -30,6 +30,7 @@ class LauncherIT {
     Path jar = Path.of(System.getProperty("loopx.cli.jar", "target/loopx.jar")).toAbsolutePath();
     target = jar.getParent();
     root = tmp.resolve("runtime-root");
+    Cli.openToTheSandbox(tmp);
   }
 
   private Cli.Result run(Path launcher, String... args) throws IOException, InterruptedException {

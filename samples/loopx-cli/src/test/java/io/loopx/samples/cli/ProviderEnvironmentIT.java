@@ -40,7 +40,10 @@ class ProviderEnvironmentIT {
     return r.json();
   }
 
-  /** An extension {@code envdump} whose provider writes {@code env} to {@code <dir>/env.txt}. */
+  /**
+   * An extension {@code envdump} whose provider writes {@code env} to stderr: its receipt's {@code
+   * stderr_tail} (the CLI runs standalone extensions isolated, so the package is read-only).
+   */
   private static Path envDump(Path dir) throws IOException {
     return Cli.writePackage(
         dir,
@@ -50,7 +53,7 @@ class ProviderEnvironmentIT {
         #!/bin/sh
         [ "$1" = "--doctor" ] && exit 0
         cat >/dev/null
-        env > "$(dirname "$0")/../env.txt"
+        env >&2
         echo '{"ok":true}'
         """);
   }
@@ -78,7 +81,7 @@ class ProviderEnvironmentIT {
                 "WANTED_VAR"));
 
     assertThat(receipt.get("status").stringValue()).isEqualTo("succeeded");
-    List<String> env = Files.readAllLines(pkg.resolve("env.txt"));
+    List<String> env = receipt.get("stderr_tail").stringValue().lines().toList();
     assertThat(env)
         .as("the provider's environment")
         .contains("WANTED_VAR=yes", "LC_ALL=C", "LANG=C", "LOOPX_EXTENSION_ID=envdump")
@@ -88,11 +91,13 @@ class ProviderEnvironmentIT {
         .noneMatch(l -> l.contains("fleet-trust-anchor") || l.contains("s3cret"));
 
     // Without the option the added name is not handed on either.
-    json(
-        loopx,
-        0,
-        List.of("extension", "run", "envdump", "--input-json", request.toString(), "--execute"));
-    assertThat(Files.readAllLines(pkg.resolve("env.txt")))
+    ObjectNode plain =
+        json(
+            loopx,
+            0,
+            List.of(
+                "extension", "run", "envdump", "--input-json", request.toString(), "--execute"));
+    assertThat(plain.get("stderr_tail").stringValue().lines().toList())
         .noneMatch(l -> l.startsWith("WANTED_VAR="))
         .contains("LC_ALL=C");
 

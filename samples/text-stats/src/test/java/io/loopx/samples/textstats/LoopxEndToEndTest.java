@@ -4,6 +4,7 @@ import static io.loopx.testkit.ReceiptAssert.assertThatReceipt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loopx.api.ExtensionId;
+import io.loopx.runtime.IsolationPolicy;
 import io.loopx.runtime.Loopx;
 import io.loopx.runtime.Mode;
 import io.loopx.runtime.lifecycle.DoctorStatus;
@@ -22,7 +23,9 @@ class LoopxEndToEndTest {
 
   @Test
   void installExecutesTheDoctorAndTheExtensionIsReady(@TempDir Path runtimeRoot) {
-    Loopx loopx = Loopx.builder().runtimeRoot(runtimeRoot).build();
+    // The Java provider runs on this JVM's code path, partly in the local Maven repository under
+    // root's 0700 home, which an isolated provider (uid 65534 on a root host) cannot read.
+    Loopx loopx = Loopx.builder().isolation(IsolationPolicy.OFF).runtimeRoot(runtimeRoot).build();
     LoadedManifest manifest = LoadedManifest.load(Path.of("extension.toml").toAbsolutePath());
 
     LifecycleReceipt receipt = loopx.install(manifest, Mode.EXECUTE);
