@@ -155,6 +155,20 @@ class ReceiptAssertTest {
   }
 
   @Test
+  void isolationIsTheOneOptionalKeyOfDoctorPackets() {
+    ObjectNode json = t.loopx().install(staged("1.0.0"), Mode.PREVIEW).toJson();
+    ObjectNode isolated = json.deepCopy();
+    ((ObjectNode) isolated.get("doctor")).put("isolation", "bwrap");
+    ObjectNode topLevel = json.deepCopy();
+    topLevel.put("isolation", "bwrap");
+
+    assertThatReceipt(receipt(true, isolated)).hasAllDocumentedKeys().hasOnlyDocumentedKeys();
+    assertThatThrownBy(() -> assertThatReceipt(receipt(true, topLevel)).hasOnlyDocumentedKeys())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("unexpected isolation");
+  }
+
+  @Test
   void failsOnAnUnknownReceiptAndOnOkMismatches() {
     ObjectNode unknown =
         JsonNodeFactory.instance.objectNode().put("ok", true).put("schema_version", "x_v0");
