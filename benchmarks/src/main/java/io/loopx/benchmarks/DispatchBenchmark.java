@@ -133,7 +133,7 @@ public class DispatchBenchmark {
   /** Builds the facade, the request, and the PF4J plugin manager; checks all three agree. */
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    dir = Files.createTempDirectory("loopx-bench-dispatch");
+    dir = LifecycleWriteBenchmark.traversableTempDirectory("loopx-bench-dispatch");
     loopx = host(dir);
     // One installed (not enabled) extension, so that the state file exists as on a real host.
     Path pkg = LifecycleWriteBenchmark.providerPackage(dir.resolve("pkg"));

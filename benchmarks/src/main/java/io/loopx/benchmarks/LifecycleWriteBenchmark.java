@@ -68,7 +68,7 @@ public class LifecycleWriteBenchmark {
     /** Installs the extension (one doctor probe) and records its enabled and disabled records. */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-      dir = Files.createTempDirectory("loopx-bench-write");
+      dir = traversableTempDirectory("loopx-bench-write");
       Path pkg = providerPackage(dir);
       Path stateFile = dir.resolve("root").resolve("extensions").resolve("state.json");
       loopx = Loopx.builder().stateFile(stateFile).hostEnvironment(hostEnvironment()).build();
@@ -173,6 +173,17 @@ public class LifecycleWriteBenchmark {
 
   static Map<String, String> hostEnvironment() {
     return Map.of("PATH", "/usr/bin:/bin");
+  }
+
+  /**
+   * Creates a temp directory that an isolated provider can traverse: the package is a standalone
+   * extension, which a host without an isolation policy runs isolated where bubblewrap is usable,
+   * as an unprivileged uid on a root host (docs/process.md#isolation).
+   */
+  static Path traversableTempDirectory(String prefix) throws IOException {
+    Path dir = Files.createTempDirectory(prefix);
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return dir;
   }
 
   /** Writes a provider package whose doctor ({@code --doctor}) exits 0. */

@@ -49,7 +49,8 @@ public final class ResultsTable {
       Map.ofEntries(
           Map.entry("RegistryResolveBenchmark.baselineHashMapGet", new Target(2.0, false)),
           Map.entry("RegistryAssemblyBenchmark.baselineImmutableMapBuild", new Target(3.0, false)),
-          Map.entry("CatalogCompositionBenchmark.baselineNightConfigParse", new Target(1.5, false)),
+          // revised from 1.5 once night-config reads every manifest (docs/PERFORMANCE.md)
+          Map.entry("CatalogCompositionBenchmark.baselineNightConfigParse", new Target(2.0, false)),
           Map.entry("LifecycleWriteBenchmark.baselineAtomicFsyncWrite", new Target(1.5, false)),
           Map.entry("EnvelopeBenchmark.baselineSha256", new Target(10.0, false)), // revised from 3
           Map.entry("ProcessRunnerBenchmark.baselineProcessBuilder", new Target(1.15, false)),
