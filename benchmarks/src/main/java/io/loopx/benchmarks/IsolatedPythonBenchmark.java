@@ -1,7 +1,6 @@
 package io.loopx.benchmarks;
 
 import io.loopx.runtime.IsolationPolicy;
-import io.loopx.runtime.internal.process.LaunchRequestBuilder;
 import io.loopx.runtime.internal.process.OsProcessLauncher;
 import io.loopx.runtime.spi.Isolation;
 import io.loopx.runtime.spi.LaunchResult;
@@ -9,12 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -76,20 +70,11 @@ public class IsolatedPythonBenchmark {
   /** Removes the temp tree. */
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
+    LifecycleWriteBenchmark.deleteTree(dir);
   }
 
   private LaunchResult call(OsProcessLauncher launcher) {
-    return launcher.launch(
-        LaunchRequestBuilder.of(List.of(script.toString()))
-            .environment(Map.of("PATH", "/usr/bin:/bin"))
-            .stdin(stdin)
-            .timeout(Duration.ofSeconds(30))
-            .build());
+    return IsolationBenchmark.call(launcher, script, stdin);
   }
 
   /** The Python provider under bubblewrap, contained like every LoopX call. */

@@ -15,11 +15,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -81,14 +79,15 @@ public class IsolationBenchmark {
   /** Removes the temp tree. */
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
+    LifecycleWriteBenchmark.deleteTree(dir);
   }
 
   private LaunchResult call(OsProcessLauncher launcher) {
+    return call(launcher, script, stdin);
+  }
+
+  /** One contained call of {@code script} with {@code stdin}, through {@code launcher}. */
+  static LaunchResult call(OsProcessLauncher launcher, Path script, byte[] stdin) {
     return launcher.launch(
         LaunchRequestBuilder.of(List.of(script.toString()))
             .environment(Map.of("PATH", "/usr/bin:/bin"))
