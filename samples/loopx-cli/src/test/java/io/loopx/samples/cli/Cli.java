@@ -2,6 +2,7 @@ package io.loopx.samples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loopx.runtime.IsolationPolicy;
 import io.loopx.testkit.DocumentedKeys;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -48,6 +49,20 @@ final class Cli {
 
   Cli(Path tmp) {
     this(tmp, false);
+  }
+
+  private Cli(Path root, CliEnvironment environment) {
+    this.root = root;
+    this.environment = environment;
+  }
+
+  /**
+   * A CLI whose facades set isolation {@code OFF}: for tests that observe a provider through the
+   * files it writes in its package, which an isolated provider sees read-only.
+   */
+  static Cli unisolated(Path tmp) {
+    Cli cli = new Cli(tmp);
+    return new Cli(cli.root, cli.environment.withIsolation(IsolationPolicy.OFF));
   }
 
   /**

@@ -31,7 +31,9 @@ class ExtensionRunCommandTest {
 
   @BeforeEach
   void setUp() throws IOException {
-    cli = new Cli(tmp);
+    // Off, so that "a preview starts nothing" is observed through the provider's record of runs;
+    // executeRunsIsolatedByDefault covers the CLI's default.
+    cli = Cli.unisolated(tmp);
     pkg = tmp.resolve("echo-pkg");
     manifest = writeEchoProvider(pkg, "echo-ext", "").toString();
     request = tmp.resolve("request.json");
@@ -40,7 +42,8 @@ class ExtensionRunCommandTest {
 
   /**
    * Writes a standalone provider that records each run in {@code bin/runs} (refused when it runs
-   * isolated, as the CLI runs standalone extensions: the package is read-only), answers {@code
+   * isolated, as the CLI runs standalone extensions by default: the package is read-only; this
+   * class's CLI sets isolation off so that the record shows whether a provider ran), answers {@code
    * {"ok":false}} with exit 1 to a request containing {@code "mode":"fail"}, and otherwise echoes
    * the request.
    */
@@ -127,13 +130,26 @@ class ExtensionRunCommandTest {
 
     ObjectNode r = run(0, "--execute");
 
-    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(Keys.isolated(DocumentedKeys.RUN));
-    assertThat(r.get("isolation").stringValue()).isEqualTo("bwrap");
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.RUN);
     assertThat(r.get("ok").booleanValue()).isTrue();
     assertThat(r.get("dry_run").booleanValue()).isFalse();
     assertThat(r.get("executed").booleanValue()).isTrue();
     assertThat(r.get("status").stringValue()).isEqualTo("succeeded");
     assertThat(r.get("exit_code").intValue()).isZero();
+    assertThat(r.get("provider_result")).isEqualTo(Cli.JSON.readTree(REQUEST));
+    assertThat(providerRan()).isTrue();
+  }
+
+  @Test
+  void executeRunsIsolatedByDefault() {
+    cli = new Cli(tmp); // the CLI sets no policy: its standalone extensions run isolated
+    install();
+
+    ObjectNode r = run(0, "--execute");
+
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(Keys.isolated(DocumentedKeys.RUN));
+    assertThat(r.get("isolation").stringValue()).isEqualTo("bwrap");
+    assertThat(r.get("status").stringValue()).isEqualTo("succeeded");
     assertThat(r.get("provider_result")).isEqualTo(Cli.JSON.readTree(REQUEST));
     // Isolated, the provider ran with its package read-only: its record of the run was refused.
     assertThat(r.get("stderr_tail").stringValue()).contains("Read-only file system");
@@ -165,7 +181,7 @@ class ExtensionRunCommandTest {
 
     ObjectNode r = run(1, "--execute");
 
-    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(Keys.isolated(DocumentedKeys.RUN));
+    assertThat(DocumentedKeys.of(r)).containsExactlyElementsOf(DocumentedKeys.RUN);
     assertThat(r.get("ok").booleanValue()).isFalse();
     assertThat(r.get("status").stringValue()).isEqualTo("provider_failed");
     assertThat(r.get("failure_kind").isNull()).isTrue();
