@@ -45,9 +45,7 @@ public class IsolatedPythonBenchmark {
   /** Writes the provider and checks both paths. */
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    dir = Files.createTempDirectory("loopx-bench-isolated-python");
-    // World-readable: an isolated provider of a root host runs as an unprivileged uid.
-    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    dir = LifecycleWriteBenchmark.traversableTempDirectory("loopx-bench-isolated-python");
     script = dir.resolve("echo.py");
     Files.writeString(script, PROVIDER);
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));

@@ -41,9 +41,7 @@ public class IsolatedWorkerBenchmark {
   /** Writes the worker package, installs it on both hosts, checks both paths. */
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    dir = Files.createTempDirectory("loopx-bench-isolated-worker");
-    // World-readable: an isolated provider of a root host runs as an unprivileged uid.
-    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    dir = LifecycleWriteBenchmark.traversableTempDirectory("loopx-bench-isolated-worker");
     Path pkg = Files.createDirectories(dir.resolve("pkg"));
     Files.setPosixFilePermissions(pkg, PosixFilePermissions.fromString("rwxr-xr-x"));
     Files.writeString(pkg.resolve("extension.toml"), WorkerBenchmark.manifest());

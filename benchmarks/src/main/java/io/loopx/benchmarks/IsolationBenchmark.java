@@ -50,9 +50,7 @@ public class IsolationBenchmark {
   /** Writes the script, checks every path. */
   @Setup(Level.Trial)
   public void setUp() throws IOException, InterruptedException {
-    dir = Files.createTempDirectory("loopx-bench-isolation");
-    // World-readable: an isolated provider of a root host runs as an unprivileged uid.
-    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    dir = LifecycleWriteBenchmark.traversableTempDirectory("loopx-bench-isolation");
     script = dir.resolve("cat.sh");
     Files.writeString(script, "#!/bin/sh\nexec cat\n");
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
